@@ -1,0 +1,152 @@
+//! The referee: a position plus the history since the last capture, applying
+//! moves and detecting every way a game ends.
+
+use crate::position::{EndReason, MoveError};
+use crate::rules::EndlessPlay;
+use crate::{Move, Position, Rules, Side};
+
+/// How a finished game ended.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct Outcome {
+    /// Why the game ended.
+    pub reason: EndReason,
+    /// The winner, or `None` for a draw.
+    pub winner: Option<Side>,
+}
+
+/// A game in progress or finished.
+#[derive(Clone, Debug)]
+pub struct Game {
+    rules: Rules,
+    start: Position,
+    position: Position,
+    moves: Vec<Move>,
+    /// Keys of the positions since the last capture, the current one last.
+    since_capture: Vec<u128>,
+    outcome: Option<Outcome>,
+}
+
+impl Game {
+    /// A game starting from `start` (which counts as the position right after
+    /// a capture). If `start` is already over, the game is finished at once.
+    pub fn new(start: Position, rules: Rules) -> Game {
+        let mut game = Game {
+            rules,
+            start,
+            position: start,
+            moves: Vec::new(),
+            since_capture: vec![start.key()],
+            outcome: None,
+        };
+        game.check_board_end();
+        game
+    }
+
+    /// The rules this game is played under.
+    pub fn rules(&self) -> &Rules {
+        &self.rules
+    }
+
+    /// The position the game started from.
+    pub fn start(&self) -> &Position {
+        &self.start
+    }
+
+    /// The current position (after any end-of-game sweep).
+    pub fn position(&self) -> &Position {
+        &self.position
+    }
+
+    /// The moves played so far.
+    pub fn moves(&self) -> &[Move] {
+        &self.moves
+    }
+
+    /// Half-moves played since the last capture (or the start).
+    pub fn plies_since_capture(&self) -> usize {
+        self.since_capture.len() - 1
+    }
+
+    /// How the game ended, or `None` while it goes on.
+    pub fn outcome(&self) -> Option<Outcome> {
+        self.outcome
+    }
+
+    /// The legal moves now (none once the game is over).
+    pub fn legal_moves(&self) -> Vec<Move> {
+        if self.outcome.is_some() {
+            return Vec::new();
+        }
+        self.position.legal_moves(self.rules.variant).to_vec()
+    }
+
+    /// Plays `mv`, or explains why it is not allowed.
+    pub fn play(&mut self, mv: Move) -> Result<u8, MoveError> {
+        if let Some(outcome) = self.outcome {
+            return Err(MoveError::GameOver(outcome.reason));
+        }
+        let variant = self.rules.variant;
+        self.position.check_move(mv, variant)?;
+        let captured = self.position.play(mv, variant);
+        self.moves.push(mv);
+        let key = self.position.key();
+        if captured > 0 {
+            self.since_capture.clear();
+        } else if self.rules.repetition && self.since_capture.contains(&key) {
+            self.since_capture.push(key);
+            self.finish(EndReason::Repetition);
+            return Ok(captured);
+        }
+        self.since_capture.push(key);
+        if self.position.board_end(variant) == Some(EndReason::Majority) {
+            self.finish(EndReason::Majority);
+        } else if self
+            .rules
+            .no_capture_limit
+            .is_some_and(|k| self.plies_since_capture() >= k as usize)
+        {
+            self.finish(EndReason::MoveLimit);
+        } else {
+            self.check_board_end();
+        }
+        Ok(captured)
+    }
+
+    /// Plays several moves, stopping at the first one that is not allowed
+    /// (reported with its index in `moves`).
+    pub fn play_all(&mut self, moves: &[Move]) -> Result<(), (usize, MoveError)> {
+        for (i, &mv) in moves.iter().enumerate() {
+            self.play(mv).map_err(|e| (i, e))?;
+        }
+        Ok(())
+    }
+
+    fn check_board_end(&mut self) {
+        if let Some(reason) = self.position.board_end(self.rules.variant) {
+            self.finish(reason);
+        }
+    }
+
+    /// Ends the game for `reason`, sweeping the seeds left where the rules say.
+    fn finish(&mut self, reason: EndReason) {
+        let mover = self.position.side_to_move();
+        match reason {
+            EndReason::Majority => {}
+            EndReason::NoSeeds => self.position.sweep_to(mover.opponent()),
+            EndReason::CannotFeed => self.position.sweep_to(mover),
+            EndReason::Repetition | EndReason::MoveLimit => match self.rules.variant.endless() {
+                EndlessPlay::OwnRows => self.position.sweep_own_rows(),
+                // Split evenly: the difference is unchanged, so the board
+                // stays as it is and the stores decide.
+                EndlessPlay::Split => {}
+            },
+        }
+        let [south, north] = self.position.stores();
+        let winner = match south.cmp(&north) {
+            std::cmp::Ordering::Greater => Some(Side::South),
+            std::cmp::Ordering::Less => Some(Side::North),
+            std::cmp::Ordering::Equal => None,
+        };
+        self.outcome = Some(Outcome { reason, winner });
+    }
+}

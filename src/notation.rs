@@ -1,0 +1,119 @@
+//! The position string `p0-p1-…-p11-S-N-T` and move lists.
+
+use std::fmt;
+use std::str::FromStr;
+
+use crate::position::TOTAL_SEEDS;
+use crate::{Move, Position, Side};
+
+/// What is wrong with a position string or a move list.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum NotationError {
+    /// Not 15 dash-separated fields.
+    #[error("a position needs 15 fields (12 pits, 2 stores, side to move), found {0}")]
+    FieldCount(usize),
+    /// A count that is not a whole number.
+    #[error("{field} is not a whole number: '{text}'")]
+    NotANumber {
+        /// Which field ("pit 3", "South's store", …).
+        field: String,
+        /// The text found.
+        text: String,
+    },
+    /// A negative count.
+    #[error("{0} is negative")]
+    Negative(String),
+    /// More than 48 seeds in pits and stores together.
+    #[error("the position holds {0} seeds; a game has only 48")]
+    TooManySeeds(u32),
+    /// The side to move is not `S` or `N`.
+    #[error("the side to move must be S or N, found '{0}'")]
+    BadSide(String),
+    /// A character that is not a move letter.
+    #[error("'{0}' is not a move (moves are A-F for South, a-f for North)")]
+    BadMoveLetter(char),
+}
+
+fn field_name(i: usize) -> String {
+    match i {
+        0..=11 => format!("pit {} ({})", i, Move::new(i).letter()),
+        12 => "South's store".to_string(),
+        13 => "North's store".to_string(),
+        _ => "the side to move".to_string(),
+    }
+}
+
+impl FromStr for Position {
+    type Err = NotationError;
+
+    fn from_str(s: &str) -> Result<Position, NotationError> {
+        let parts: Vec<&str> = s.trim().split('-').collect();
+        // A negative count shows up as an empty field followed by a number.
+        let mut fields: Vec<&str> = Vec::with_capacity(15);
+        let mut i = 0;
+        while i < parts.len() {
+            if parts[i].is_empty()
+                && i + 1 < parts.len()
+                && parts[i + 1]
+                    .chars()
+                    .next()
+                    .is_some_and(|c| c.is_ascii_digit())
+            {
+                return Err(NotationError::Negative(field_name(fields.len())));
+            }
+            fields.push(parts[i]);
+            i += 1;
+        }
+        if fields.len() != 15 {
+            return Err(NotationError::FieldCount(fields.len()));
+        }
+        let mut counts = [0u32; 14];
+        for (i, (count, text)) in counts.iter_mut().zip(&fields).enumerate() {
+            let text = text.trim();
+            if text.is_empty() || !text.bytes().all(|b| b.is_ascii_digit()) {
+                return Err(NotationError::NotANumber {
+                    field: field_name(i),
+                    text: text.to_string(),
+                });
+            }
+            *count = text.parse().unwrap_or(u32::MAX);
+        }
+        let total = counts.iter().fold(0u32, |a, &c| a.saturating_add(c));
+        if total > TOTAL_SEEDS {
+            return Err(NotationError::TooManySeeds(total));
+        }
+        let side_text = fields[14].trim();
+        let mut chars = side_text.chars();
+        let side = match (chars.next().and_then(Side::from_letter), chars.next()) {
+            (Some(side), None) => side,
+            _ => return Err(NotationError::BadSide(side_text.to_string())),
+        };
+        // Every count is at most 48 here, so the narrowing is lossless.
+        let pits: [u8; 12] = std::array::from_fn(|i| counts[i] as u8);
+        Position::new(pits, [counts[12] as u8, counts[13] as u8], side)
+    }
+}
+
+impl fmt::Display for Position {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        for s in self.pits() {
+            write!(f, "{s}-")?;
+        }
+        let [south, north] = self.stores();
+        write!(f, "{south}-{north}-{}", self.side_to_move().letter())
+    }
+}
+
+/// Parses a move list: letters concatenated (`FfBe`) or separated by spaces
+/// or commas (`F f B e`).
+pub fn parse_moves(s: &str) -> Result<Vec<Move>, NotationError> {
+    s.chars()
+        .filter(|c| !c.is_whitespace() && *c != ',')
+        .map(|c| Move::from_letter(c).ok_or(NotationError::BadMoveLetter(c)))
+        .collect()
+}
+
+/// Prints moves concatenated, as the engine protocol does (`FfBe`).
+pub fn format_moves(moves: &[Move]) -> String {
+    moves.iter().map(|m| m.letter()).collect()
+}

@@ -1,0 +1,369 @@
+//! A position: twelve pits, two stores and the side to move, with sowing,
+//! capturing and legal-move generation. Everything here is allocation-free.
+
+use std::fmt;
+
+use crate::notation::NotationError;
+use crate::rules::{GrandSlam, Starving, Variant, WINNING_SEEDS};
+use crate::{Move, MoveList, Side};
+
+/// Seeds in a full game.
+pub const TOTAL_SEEDS: u32 = 48;
+
+/// A board: pit counts (0..11, counter-clockwise from South's `A`), both
+/// stores and the side to move.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Position {
+    pits: [u8; 12],
+    stores: [u8; 2],
+    side: Side,
+}
+
+const _: () = assert!(std::mem::size_of::<Position>() == 15);
+
+/// Why a game ended.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub enum EndReason {
+    /// A player has captured 25 seeds; the board stays as it is.
+    Majority,
+    /// The side to move has no seeds: the opponent takes the seeds left.
+    NoSeeds,
+    /// The side to move cannot feed its empty opponent: it takes the seeds left.
+    CannotFeed,
+    /// A position repeated since the last capture.
+    Repetition,
+    /// The cap on half-moves without a capture was reached.
+    MoveLimit,
+}
+
+impl EndReason {
+    /// A short machine-readable name.
+    pub const fn name(self) -> &'static str {
+        match self {
+            EndReason::Majority => "majority",
+            EndReason::NoSeeds => "no-seeds",
+            EndReason::CannotFeed => "cannot-feed",
+            EndReason::Repetition => "repetition",
+            EndReason::MoveLimit => "move-limit",
+        }
+    }
+}
+
+impl fmt::Display for EndReason {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            EndReason::Majority => "a player captured 25 seeds",
+            EndReason::NoSeeds => "the side to move has no seeds; the opponent takes the rest",
+            EndReason::CannotFeed => "the side to move cannot feed the opponent and takes the rest",
+            EndReason::Repetition => "the position repeated since the last capture",
+            EndReason::MoveLimit => "too many half-moves without a capture",
+        })
+    }
+}
+
+/// Why a move may not be played in a position.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum MoveError {
+    /// The pit belongs to the side not to move.
+    #[error("move {mv} belongs to {}, but {side} is to move", mv.side())]
+    WrongSide {
+        /// The move tried.
+        mv: Move,
+        /// The side to move.
+        side: Side,
+    },
+    /// The pit is empty.
+    #[error("move {0} sows from an empty pit")]
+    EmptyPit(Move),
+    /// The opponent is empty and the move does not reach its row.
+    #[error("move {0} is illegal: the opponent's row is empty and the move does not feed it")]
+    MustFeed(Move),
+    /// A grand slam while another move exists (grand slam forbidden).
+    #[error("move {0} is illegal: a grand slam is forbidden while another move exists")]
+    GrandSlamForbidden(Move),
+    /// The move leaves the opponent without seeds while another move does not (Awari).
+    #[error(
+        "move {0} is illegal: it leaves the opponent without seeds while another move does not"
+    )]
+    LeavesOpponentEmpty(Move),
+    /// The game is over.
+    #[error("the game is over ({0}); no move can be played")]
+    GameOver(EndReason),
+}
+
+/// Sows the seeds of `origin` and returns the pit where the last seed fell.
+/// `pits[origin]` must be non-zero.
+#[inline]
+pub fn sow(pits: &mut [u8; 12], origin: usize) -> usize {
+    let seeds = pits[origin] as usize;
+    debug_assert!(seeds > 0);
+    pits[origin] = 0;
+    // Each full lap puts one seed in each of the eleven other pits; the
+    // remainder (at most 10) then fills the next pits, never reaching the
+    // origin again. With no remainder the last seed of the last lap fell in
+    // the pit just before the origin.
+    let laps = (seeds / 11) as u8;
+    let rest = seeds % 11;
+    if laps > 0 {
+        for p in pits.iter_mut() {
+            *p += laps;
+        }
+        pits[origin] = 0;
+    }
+    let mut pit = origin;
+    for _ in 0..rest {
+        pit = if pit == 11 { 0 } else { pit + 1 };
+        pits[pit] += 1;
+    }
+    if rest == 0 {
+        if origin == 0 { 11 } else { origin - 1 }
+    } else {
+        pit
+    }
+}
+
+/// The seeds a capture ending at `last` would take, and the first pit of the
+/// captured run. Walks clockwise from `last` while pits hold 2 or 3 and stay
+/// in the row starting at `row_start`. `last` must be in that row.
+#[inline]
+pub fn capture_run(pits: &[u8; 12], last: usize, row_start: usize) -> (u8, usize) {
+    let mut seeds = 0;
+    let mut pit = last;
+    loop {
+        let s = pits[pit];
+        if s != 2 && s != 3 {
+            return (seeds, pit + 1);
+        }
+        seeds += s;
+        if pit == row_start {
+            return (seeds, pit);
+        }
+        pit -= 1;
+    }
+}
+
+/// Sum of the six pits starting at `first`.
+#[inline]
+fn row_sum(pits: &[u8; 12], first: usize) -> u8 {
+    pits[first..first + 6].iter().sum()
+}
+
+impl Position {
+    /// The start position: four seeds in every pit, South to move.
+    pub const START: Position = Position {
+        pits: [4; 12],
+        stores: [0; 2],
+        side: Side::South,
+    };
+
+    /// A position from its parts. Fails if there are more than 48 seeds.
+    pub fn new(pits: [u8; 12], stores: [u8; 2], side: Side) -> Result<Position, NotationError> {
+        let total: u32 = pits.iter().chain(&stores).map(|&s| u32::from(s)).sum();
+        if total > TOTAL_SEEDS {
+            return Err(NotationError::TooManySeeds(total));
+        }
+        Ok(Position { pits, stores, side })
+    }
+
+    /// Seeds in each pit.
+    #[inline]
+    pub const fn pits(&self) -> &[u8; 12] {
+        &self.pits
+    }
+
+    /// Seeds captured by South and North.
+    #[inline]
+    pub const fn stores(&self) -> [u8; 2] {
+        self.stores
+    }
+
+    /// Seeds captured by `side`.
+    #[inline]
+    pub const fn store(&self, side: Side) -> u8 {
+        self.stores[side.index()]
+    }
+
+    /// The side to move.
+    #[inline]
+    pub const fn side_to_move(&self) -> Side {
+        self.side
+    }
+
+    /// Seeds still on the board.
+    #[inline]
+    pub fn seeds_on_board(&self) -> u32 {
+        self.pits.iter().map(|&s| u32::from(s)).sum()
+    }
+
+    /// Seeds in `side`'s row.
+    #[inline]
+    pub fn row_seeds(&self, side: Side) -> u8 {
+        row_sum(&self.pits, side.first_pit())
+    }
+
+    /// A compact key of the pits and the side to move (not the stores): equal
+    /// keys mean the same position for the repetition rule.
+    #[inline]
+    pub fn key(&self) -> u128 {
+        let mut k = self.side as u128;
+        for &s in &self.pits {
+            k = (k << 6) | u128::from(s);
+        }
+        k
+    }
+
+    /// The moves the side to move may play under `variant`. Empty exactly
+    /// when the game has ended at the start of this turn (see [`Position::board_end`]),
+    /// except for the 25-seed end, which this does not look at.
+    #[inline]
+    pub fn legal_moves(&self, variant: Variant) -> MoveList {
+        let first = self.side.first_pit();
+        let mut moves = MoveList::new();
+        let opponent_empty = row_sum(&self.pits, self.side.opponent().first_pit()) == 0;
+        let must_feed = opponent_empty && variant.starving() == Starving::MustFeed;
+        for house in 0..6 {
+            let seeds = self.pits[first + house];
+            // Sowing from `house` reaches the opponent's row iff it has more
+            // seeds than there are pits after it in the mover's own row.
+            if seeds > 0 && (!must_feed || usize::from(seeds) > 5 - house) {
+                moves.push(Move::new(first + house));
+            }
+        }
+        match (variant.starving(), variant.grand_slam()) {
+            (Starving::AvoidEmptying, _) => {
+                self.keep_unless_all(&mut moves, |after, _| after.row_seeds(after.side) == 0)
+            }
+            (Starving::MustFeed, GrandSlam::Forbid) => {
+                self.keep_unless_all(&mut moves, |_, slam| slam)
+            }
+            (Starving::MustFeed, _) => {}
+        }
+        moves
+    }
+
+    /// Removes the moves for which `bad` holds of the result, unless it holds
+    /// for every move.
+    fn keep_unless_all(&self, moves: &mut MoveList, bad: impl Fn(&Position, bool) -> bool) {
+        let mut flags = [false; 6];
+        for (flag, &mv) in flags.iter_mut().zip(moves.iter()) {
+            let mut after = *self;
+            let (_, slam) = after.sow_and_capture(mv, GrandSlam::Capture);
+            *flag = bad(&after, slam);
+        }
+        if flags[..moves.len()].iter().all(|&f| f) {
+            return;
+        }
+        let mut i = 0;
+        moves.retain(|_| {
+            i += 1;
+            !flags[i - 1]
+        });
+    }
+
+    /// Sows `mv`, makes the capture allowed by `grand_slam` and passes the
+    /// turn. Returns the seeds captured and whether the capture run covered
+    /// the opponent's whole row (a grand slam).
+    #[inline]
+    fn sow_and_capture(&mut self, mv: Move, grand_slam: GrandSlam) -> (u8, bool) {
+        let mover = self.side;
+        let last = sow(&mut self.pits, mv.pit());
+        self.side = mover.opponent();
+        if mover.owns(last) {
+            return (0, false);
+        }
+        let row_start = self.side.first_pit();
+        let (seeds, from) = capture_run(&self.pits, last, row_start);
+        if seeds == 0 {
+            return (0, false);
+        }
+        let slam = seeds == row_sum(&self.pits, row_start);
+        if slam && grand_slam != GrandSlam::Capture {
+            return (0, true);
+        }
+        self.pits[from..=last].fill(0);
+        self.stores[mover.index()] += seeds;
+        (seeds, slam)
+    }
+
+    /// Plays `mv`, which must be legal, and returns the seeds it captured.
+    #[inline]
+    pub fn play(&mut self, mv: Move, variant: Variant) -> u8 {
+        debug_assert!(self.legal_moves(variant).contains(&mv), "illegal move {mv}");
+        self.sow_and_capture(mv, variant.grand_slam()).0
+    }
+
+    /// The position after `mv` (which must be legal) and the seeds it captured.
+    #[inline]
+    pub fn after(&self, mv: Move, variant: Variant) -> (Position, u8) {
+        let mut next = *self;
+        let captured = next.play(mv, variant);
+        (next, captured)
+    }
+
+    /// Checks that `mv` may be played, naming the rule it breaks if not.
+    pub fn check_move(&self, mv: Move, variant: Variant) -> Result<(), MoveError> {
+        if let Some(reason) = self.board_end(variant) {
+            return Err(MoveError::GameOver(reason));
+        }
+        if mv.side() != self.side {
+            return Err(MoveError::WrongSide {
+                mv,
+                side: self.side,
+            });
+        }
+        if self.pits[mv.pit()] == 0 {
+            return Err(MoveError::EmptyPit(mv));
+        }
+        if self.legal_moves(variant).contains(&mv) {
+            return Ok(());
+        }
+        let opponent_empty = self.row_seeds(self.side.opponent()) == 0;
+        let feeds = usize::from(self.pits[mv.pit()]) > 5 - mv.house();
+        Err(match variant.starving() {
+            Starving::AvoidEmptying => MoveError::LeavesOpponentEmpty(mv),
+            Starving::MustFeed if opponent_empty && !feeds => MoveError::MustFeed(mv),
+            Starving::MustFeed => MoveError::GrandSlamForbidden(mv),
+        })
+    }
+
+    /// Whether the game is over at the start of this turn, judging from the
+    /// board alone (history-based ends are the referee's business).
+    pub fn board_end(&self, variant: Variant) -> Option<EndReason> {
+        if self.stores.iter().any(|&s| s >= WINNING_SEEDS) {
+            Some(EndReason::Majority)
+        } else if self.row_seeds(self.side) == 0 {
+            Some(EndReason::NoSeeds)
+        } else if self.legal_moves(variant).is_empty() {
+            Some(EndReason::CannotFeed)
+        } else {
+            None
+        }
+    }
+
+    /// Moves every seed on the board into `side`'s store.
+    pub fn sweep_to(&mut self, side: Side) {
+        let seeds = row_sum(&self.pits, 0) + row_sum(&self.pits, 6);
+        self.stores[side.index()] += seeds;
+        self.pits = [0; 12];
+    }
+
+    /// Moves the seeds of each row into its owner's store.
+    pub fn sweep_own_rows(&mut self) {
+        for side in Side::ALL {
+            self.stores[side.index()] += self.row_seeds(side);
+        }
+        self.pits = [0; 12];
+    }
+
+    /// The same position with the other side to move.
+    pub const fn with_side_to_move(mut self, side: Side) -> Position {
+        self.side = side;
+        self
+    }
+}
+
+impl Default for Position {
+    fn default() -> Position {
+        Position::START
+    }
+}

@@ -1,0 +1,156 @@
+//! Property tests: fast paths against slow obvious ones, round trips, and
+//! invariants over random positions and games.
+
+use oware::ogn::GameRecord;
+use oware::rules::GrandSlam;
+use oware::{Game, Move, Position, Rules, Side, Variant, format_moves, parse_moves};
+use proptest::prelude::*;
+
+fn position() -> impl Strategy<Value = Position> {
+    (
+        proptest::array::uniform12(0u8..=4),
+        0usize..12,
+        0u8..=30,
+        any::<bool>(),
+        0u8..=6,
+    )
+        .prop_map(|(mut pits, big, extra, north, store)| {
+            let total: u8 = pits.iter().sum();
+            pits[big] += extra.min(48 - total);
+            let room = 48 - pits.iter().sum::<u8>();
+            let side = if north { Side::North } else { Side::South };
+            Position::new(pits, [store.min(room), 0], side).unwrap()
+        })
+}
+
+fn variant() -> impl Strategy<Value = Variant> {
+    prop::sample::select(Variant::ALL.to_vec())
+}
+
+/// Sowing and capturing one seed at a time, straight from the rules.
+fn slow_play(pos: &Position, mv: Move, grand_slam: GrandSlam) -> ([u8; 12], u8) {
+    let mut pits = *pos.pits();
+    let origin = mv.pit();
+    let mut seeds = pits[origin];
+    pits[origin] = 0;
+    let mut pit = origin;
+    while seeds > 0 {
+        pit = (pit + 1) % 12;
+        if pit != origin {
+            pits[pit] += 1;
+            seeds -= 1;
+        }
+    }
+    let opponent = mv.side().opponent();
+    let mut run = vec![];
+    let mut p = pit as isize;
+    while p >= 0 && opponent.owns(p as usize) && matches!(pits[p as usize], 2 | 3) {
+        run.push(p as usize);
+        p -= 1;
+    }
+    let taken: u8 = run.iter().map(|&p| pits[p]).sum();
+    let row: u8 = (0..12).filter(|&p| opponent.owns(p)).map(|p| pits[p]).sum();
+    if taken == 0 || (taken == row && grand_slam != GrandSlam::Capture) {
+        return (pits, 0);
+    }
+    for p in run {
+        pits[p] = 0;
+    }
+    (pits, taken)
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(2000))]
+
+    #[test]
+    fn position_string_round_trips(pos in position()) {
+        let text = pos.to_string();
+        prop_assert_eq!(text.parse::<Position>().unwrap(), pos);
+    }
+
+    #[test]
+    fn moves_match_the_slow_rules(pos in position(), variant in variant()) {
+        for &mv in pos.legal_moves(variant).iter() {
+            let (after, captured) = pos.after(mv, variant);
+            let (pits, taken) = slow_play(&pos, mv, variant.grand_slam());
+            prop_assert_eq!(after.pits(), &pits);
+            prop_assert_eq!(captured, taken);
+            prop_assert_eq!(after.pits()[mv.pit()], 0, "origin not empty");
+            let before_total = pos.seeds_on_board() + u32::from(pos.stores()[0] + pos.stores()[1]);
+            let after_total = after.seeds_on_board() + u32::from(after.stores()[0] + after.stores()[1]);
+            prop_assert_eq!(before_total, after_total, "seeds not conserved");
+            prop_assert_eq!(after.store(pos.side_to_move()), pos.store(pos.side_to_move()) + captured);
+            prop_assert_eq!(after.side_to_move(), pos.side_to_move().opponent());
+        }
+    }
+
+    #[test]
+    fn legal_list_is_what_the_referee_accepts(pos in position(), variant in variant()) {
+        let legal = pos.legal_moves(variant);
+        for pit in 0..12 {
+            let mv = Move::new(pit);
+            prop_assert_eq!(pos.check_move(mv, variant).is_ok(), legal.contains(&mv), "{}", mv);
+        }
+        // No legal move exactly when the board says the game is over (the
+        // 25-seed end aside, which this generator cannot reach).
+        prop_assert_eq!(legal.is_empty(), pos.board_end(variant).is_some());
+    }
+
+    #[test]
+    fn keys_identify_pits_and_side(a in position(), b in position()) {
+        let same = a.pits() == b.pits() && a.side_to_move() == b.side_to_move();
+        prop_assert_eq!(a.key() == b.key(), same);
+    }
+
+    #[test]
+    fn move_lists_round_trip(letters in proptest::collection::vec(0usize..12, 0..40)) {
+        let moves: Vec<Move> = letters.into_iter().map(Move::new).collect();
+        let text = format_moves(&moves);
+        prop_assert_eq!(parse_moves(&text).unwrap(), moves.clone());
+        let spaced: Vec<String> = moves.iter().map(|m| m.to_string()).collect();
+        prop_assert_eq!(parse_moves(&spaced.join(" ")).unwrap(), moves);
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(300))]
+
+    #[test]
+    fn random_games_keep_invariants_and_round_trip_as_ogn(
+        choices in proptest::collection::vec(0usize..6, 0..300),
+        variant in variant(),
+        start_north in any::<bool>(),
+    ) {
+        let rules = Rules::of(variant);
+        let start = Position::START.with_side_to_move(if start_north { Side::North } else { Side::South });
+        let mut game = Game::new(start, rules);
+        for c in choices {
+            let legal = game.legal_moves();
+            if legal.is_empty() {
+                break;
+            }
+            let before = *game.position();
+            let mv = legal[c % legal.len()];
+            game.play(mv).unwrap();
+            let after = game.position();
+            let total = |p: &Position| p.seeds_on_board() + u32::from(p.stores()[0] + p.stores()[1]);
+            prop_assert_eq!(total(after), total(&before));
+            prop_assert!(after.store(Side::South) >= before.store(Side::South));
+            prop_assert!(after.store(Side::North) >= before.store(Side::North));
+        }
+        if let Some(outcome) = game.outcome() {
+            let [s, n] = game.position().stores();
+            prop_assert_eq!(outcome.winner, match s.cmp(&n) {
+                std::cmp::Ordering::Greater => Some(Side::South),
+                std::cmp::Ordering::Less => Some(Side::North),
+                std::cmp::Ordering::Equal => None,
+            });
+        }
+        let record = GameRecord::from_game(&game, &[("Event", "property test"), ("South", "a \"quoted\" name")]);
+        let parsed = GameRecord::parse(&record.to_string()).unwrap();
+        prop_assert_eq!(&parsed, &record);
+        let replayed = parsed.replay(rules).unwrap();
+        prop_assert_eq!(replayed.position(), game.position());
+        prop_assert_eq!(replayed.outcome(), game.outcome());
+    }
+}
