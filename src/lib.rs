@@ -26,6 +26,7 @@ pub mod position;
 pub mod report;
 pub mod rules;
 pub mod side;
+pub mod tb;
 
 pub use game::{Game, Outcome};
 pub use moves::{Move, MoveList};

@@ -1,5 +1,7 @@
 //! The `oware` command line: parses arguments and calls the library.
 
+use std::io::IsTerminal;
+use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::Instant;
 
@@ -7,7 +9,7 @@ use anyhow::{Context, Result};
 use clap::{Args, Parser, Subcommand};
 
 use oware::ogn::GameRecord;
-use oware::{Game, Position, Rules, Variant, format_moves, parse_moves, report};
+use oware::{Game, Position, Rules, Variant, format_moves, parse_moves, report, tb};
 
 const EXAMPLES: &str = "Examples:
   oware show                                   the start position
@@ -29,6 +31,80 @@ enum Command {
     Show(ShowArgs),
     /// Count the leaves of the game tree at a fixed depth.
     Perft(PerftArgs),
+    /// Build endgame tables, level by level (resumable).
+    Build(BuildArgs),
+    /// What the tables say about a position and each of its moves.
+    Probe(ProbeArgs),
+    /// Re-check table files: header, checksum and fixpoint equations.
+    Verify(VerifyArgs),
+    /// Per-level statistics of the tables.
+    Stats(StatsArgs),
+}
+
+#[derive(Args)]
+struct BuildArgs {
+    /// Build levels 0..=N (seeds on the board).
+    #[arg(long, value_name = "N")]
+    max_seeds: usize,
+    /// Rule set the tables are for.
+    #[arg(long, default_value = "abapa")]
+    rules: Variant,
+    /// Folder for the table files.
+    #[arg(long, default_value = "databases")]
+    dir: PathBuf,
+    /// Worker threads (default: every core).
+    #[arg(long)]
+    threads: Option<usize>,
+    /// No progress bars.
+    #[arg(long)]
+    quiet: bool,
+}
+
+#[derive(Args)]
+struct ProbeArgs {
+    /// Position string.
+    position: String,
+    /// Rule set of the tables.
+    #[arg(long, default_value = "abapa")]
+    rules: Variant,
+    /// Folder of the table files.
+    #[arg(long, default_value = "databases")]
+    dir: PathBuf,
+    /// Print one JSON object.
+    #[arg(long)]
+    json: bool,
+}
+
+#[derive(Args)]
+struct VerifyArgs {
+    /// Folder of the table files.
+    #[arg(long, default_value = "databases")]
+    dir: PathBuf,
+    /// Rule set of the tables.
+    #[arg(long, default_value = "abapa")]
+    rules: Variant,
+    /// Only this level.
+    #[arg(long)]
+    level: Option<usize>,
+    /// Check K boards per level instead of every board.
+    #[arg(long, value_name = "K")]
+    sample: Option<u64>,
+    /// Worker threads (default: every core).
+    #[arg(long)]
+    threads: Option<usize>,
+}
+
+#[derive(Args)]
+struct StatsArgs {
+    /// Folder of the table files.
+    #[arg(long, default_value = "databases")]
+    dir: PathBuf,
+    /// Rule set of the tables.
+    #[arg(long, default_value = "abapa")]
+    rules: Variant,
+    /// Print one JSON object.
+    #[arg(long)]
+    json: bool,
 }
 
 #[derive(Args, Clone)]
@@ -141,10 +217,7 @@ fn show(args: ShowArgs) -> Result<()> {
 fn perft(args: PerftArgs) -> Result<()> {
     let rules = args.rules.rules();
     let pos = parse_position(args.position.as_deref())?;
-    let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(args.threads.unwrap_or(0))
-        .build()
-        .context("cannot start worker threads")?;
+    let pool = thread_pool(args.threads)?;
     let started = Instant::now();
     let result = pool.install(|| oware::divide(&pos, args.depth, &rules));
     let secs = started.elapsed().as_secs_f64().max(1e-9);
@@ -165,6 +238,150 @@ fn perft(args: PerftArgs) -> Result<()> {
     Ok(())
 }
 
+fn thread_pool(threads: Option<usize>) -> Result<rayon::ThreadPool> {
+    rayon::ThreadPoolBuilder::new()
+        .num_threads(threads.unwrap_or(0))
+        .build()
+        .context("cannot start worker threads")
+}
+
+fn build(args: BuildArgs) -> Result<()> {
+    let pool = thread_pool(args.threads)?;
+    let opts = tb::BuildOptions {
+        dir: &args.dir,
+        variant: args.rules,
+        max_seeds: args.max_seeds,
+        progress: !args.quiet && std::io::stderr().is_terminal(),
+    };
+    println!(
+        "building {} tables, levels 0..={} in {} with {} threads",
+        args.rules,
+        args.max_seeds,
+        args.dir.display(),
+        pool.current_num_threads()
+    );
+    let started = Instant::now();
+    let summaries = pool.install(|| {
+        tb::build(&opts, |s| {
+            let rate = if s.seconds > 0.0 {
+                s.boards as f64 / s.seconds
+            } else {
+                0.0
+            };
+            let values = if args.rules == Variant::Awari {
+                let scores: Vec<i32> = s
+                    .stats
+                    .histogram
+                    .iter()
+                    .enumerate()
+                    .filter(|&(_, &c)| c > 0)
+                    .map(|(v, _)| v as i32 - 48)
+                    .collect();
+                format!(
+                    "scores {:+}..{:+}",
+                    scores.first().unwrap_or(&0),
+                    scores.last().unwrap_or(&0)
+                )
+            } else {
+                format!(
+                    "exact {:>5.1}%",
+                    100.0 * s.stats.exact as f64 / s.boards as f64
+                )
+            };
+            if s.built {
+                println!(
+                    "level {:>2}: {:>13} boards  {values}  {:>8.2} s  {:>6.2} M boards/s",
+                    s.level,
+                    s.boards,
+                    s.seconds,
+                    rate / 1e6
+                );
+            } else {
+                println!(
+                    "level {:>2}: {:>13} boards  {values}  already built",
+                    s.level, s.boards
+                );
+            }
+        })
+    })?;
+    let boards: u64 = summaries.iter().map(|s| s.boards).sum();
+    println!(
+        "done: {boards} boards in {:.1} s",
+        started.elapsed().as_secs_f64()
+    );
+    Ok(())
+}
+
+fn open_tables(dir: &std::path::Path, rules: Variant) -> Result<tb::Tablebase> {
+    tb::Tablebase::open(dir, rules).context("cannot open the tables")
+}
+
+fn probe(args: ProbeArgs) -> Result<()> {
+    let pos = parse_position(Some(&args.position))?;
+    let tables = open_tables(&args.dir, args.rules)?;
+    let report = tb::probe::probe(&tables, &pos)?;
+    if args.json {
+        println!("{}", serde_json::to_string(&report)?);
+    } else {
+        print!("{}", tb::probe::probe_text(&report));
+    }
+    Ok(())
+}
+
+fn verify(args: VerifyArgs) -> Result<()> {
+    let pool = thread_pool(args.threads)?;
+    let tables = open_tables(&args.dir, args.rules)?;
+    let levels = match args.level {
+        Some(level) => vec![level],
+        None => tb::verify::present_levels(&tables),
+    };
+    if levels.is_empty() {
+        anyhow::bail!("no {} tables in {}", args.rules, args.dir.display());
+    }
+    for level in levels {
+        let started = Instant::now();
+        let checked = pool.install(|| {
+            tb::verify::verify_level(
+                &tables,
+                level,
+                args.sample,
+                &indicatif::ProgressBar::hidden(),
+            )
+        })?;
+        println!(
+            "level {level:>2}: ok (header, checksum, {checked} boards re-checked) in {:.2} s",
+            started.elapsed().as_secs_f64()
+        );
+    }
+    Ok(())
+}
+
+fn stats(args: StatsArgs) -> Result<()> {
+    let tables = open_tables(&args.dir, args.rules)?;
+    let levels = tb::verify::stats(&tables);
+    if args.json {
+        let json = serde_json::json!({"rules": args.rules.name(), "levels": levels});
+        println!("{json}");
+        return Ok(());
+    }
+    for l in &levels {
+        let hist: Vec<String> = l
+            .histogram
+            .iter()
+            .map(|(v, c)| format!("{v}:{c}"))
+            .collect();
+        println!(
+            "level {:>2}: {:>13} boards, {:>13} exact ({:.1}%)  {}",
+            l.seeds,
+            l.boards,
+            l.exact,
+            100.0 * l.exact as f64 / l.boards as f64,
+            hist.join(" ")
+        );
+    }
+    Ok(())
+}
+
 fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match cli.command {
@@ -175,6 +392,10 @@ fn main() -> ExitCode {
         }
         Some(Command::Show(args)) => show(args),
         Some(Command::Perft(args)) => perft(args),
+        Some(Command::Build(args)) => build(args),
+        Some(Command::Probe(args)) => probe(args),
+        Some(Command::Verify(args)) => verify(args),
+        Some(Command::Stats(args)) => stats(args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

@@ -1,0 +1,275 @@
+//! Retrograde analysis of one level.
+//!
+//! Values are found threshold by threshold, from `n` down to 1, as in an
+//! attractor computation, but each same-level edge is handled at most twice
+//! in all:
+//!
+//! - A board's x (what the mover forces) is the largest of its capture
+//!   candidates (known from lower levels) and of the y of its same-level
+//!   children. When a child's y is settled at threshold v, every parent not
+//!   yet settled gets x = v: nothing larger is left, since larger values were
+//!   settled at earlier thresholds.
+//! - A board's y is the smallest of its capture candidates and of the x of
+//!   its same-level children. A counter of unsettled same-level children is
+//!   decremented as each child's x is settled (in decreasing order); when it
+//!   reaches zero at threshold v, y = min(v, capture bound).
+//! - Whatever is unsettled after threshold 1 is 0: only captures (or the end
+//!   of the game) ground a value, so cycles alone give nothing — this is what
+//!   makes it the least fixpoint.
+//!
+//! State per board: the two value bytes (interleaved, as in the payload) and
+//! the counter: 3 bytes.
+
+use std::sync::atomic::{AtomicU8, Ordering::Relaxed};
+
+use indicatif::ProgressBar;
+use rayon::prelude::*;
+
+use super::board::{for_each_child, for_each_parent, terminal_value};
+use super::index::{Boards, level_size, rank, unrank};
+use super::value::Value;
+use crate::Variant;
+
+/// A value byte that is final.
+const SETTLED: u8 = 0x80;
+/// A y byte still waiting for its counter (the low bits hold the capture bound).
+const WAITING: u8 = 0x40;
+const VALUE: u8 = 0x3F;
+/// Boards per parallel task.
+const CHUNK: u64 = 1 << 15;
+
+/// Looks up the values of boards of lower levels.
+pub trait LowerLevels: Sync {
+    /// The value of `board`, which holds `seeds` seeds (fewer than the level
+    /// being built).
+    fn value(&self, board: &[u8; 12], seeds: usize) -> Value;
+}
+
+/// A fixpoint equation that does not hold after a build.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("level {level}, board {board:?}: stored {stored:?} but its children give {expected:?}")]
+pub struct FixpointError {
+    /// The level.
+    pub level: usize,
+    /// The board.
+    pub board: [u8; 12],
+    /// The value found.
+    pub stored: Value,
+    /// The value the equations give.
+    pub expected: Value,
+}
+
+fn chunks(size: u64) -> impl ParallelIterator<Item = (u64, u64)> {
+    (0..size.div_ceil(CHUNK))
+        .into_par_iter()
+        .map(move |c| (c * CHUNK, CHUNK.min(size - c * CHUNK)))
+}
+
+fn atomic(bytes: &mut [u8]) -> &[AtomicU8] {
+    // SAFETY: `AtomicU8` has the same size, alignment and bit validity as
+    // `u8`, and the exclusive borrow guarantees no non-atomic access to
+    // these bytes while the returned slice lives.
+    unsafe { &*(bytes as *mut [u8] as *const [AtomicU8]) }
+}
+
+/// Solves level `n` of `variant`: returns the payload-ordered value pairs
+/// (x then y for each board, by rank).
+pub fn solve_level(
+    n: usize,
+    variant: Variant,
+    lower: &dyn LowerLevels,
+    bar: &ProgressBar,
+) -> Vec<u8> {
+    let size = level_size(n);
+    let mut values = vec![0u8; 2 * size as usize];
+    let mut counters = vec![0u8; size as usize];
+    {
+        let vals = atomic(&mut values);
+        let cnt = atomic(&mut counters);
+        bar.set_length(size * (n as u64 + 1));
+        bar.set_position(0);
+        bar.set_message(format!("level {n}: moves"));
+        chunks(size).for_each(|(start, len)| {
+            for (i, board) in (start..).zip(Boards::new(n, start, len)) {
+                let (x, y, same) = init(&board, n, variant, lower);
+                let i = i as usize;
+                vals[2 * i].store(x, Relaxed);
+                vals[2 * i + 1].store(y, Relaxed);
+                cnt[i].store(same, Relaxed);
+            }
+            bar.inc(len);
+        });
+        for v in (1..=n as u8).rev() {
+            bar.set_message(format!("level {n}: value {v}"));
+            chunks(size).for_each(|(start, len)| {
+                settle(start, len, v, n, variant, vals, cnt);
+                bar.inc(len);
+            });
+        }
+    }
+    drop(counters);
+    values.par_chunks_mut(2).for_each(|pair| {
+        pair[0] = if pair[0] & SETTLED != 0 {
+            pair[0] & VALUE
+        } else {
+            0
+        };
+        pair[1] = if pair[1] & SETTLED != 0 {
+            pair[1] & VALUE
+        } else {
+            0
+        };
+    });
+    values
+}
+
+/// Initial state of one board: (x byte, y byte, same-level move count).
+#[inline]
+fn init(board: &[u8; 12], n: usize, variant: Variant, lower: &dyn LowerLevels) -> (u8, u8, u8) {
+    let mut best = 0u8;
+    let mut bound = n as u8;
+    let mut same = 0u8;
+    let moves = for_each_child(board, variant, |edge| {
+        if edge.captured == 0 {
+            same += 1;
+        } else {
+            let child = lower.value(&edge.child, n - edge.captured as usize);
+            let (x, y) = Value::candidates(variant, edge.captured, child);
+            best = best.max(x);
+            bound = bound.min(y);
+        }
+    });
+    if moves == 0 {
+        // A finished game: its values are final but still have to reach the
+        // parents at their thresholds, so they start pending (0 needs no
+        // propagation).
+        let (x, y) = terminal_value(board, n as u8);
+        let pend = |v: u8| if v == 0 { SETTLED } else { v };
+        return (pend(x), pend(y), 0);
+    }
+    let y = if same > 0 { WAITING | bound } else { bound };
+    (best, y, same)
+}
+
+/// Claims a pending byte at threshold `v`: true if this call settled it.
+#[inline]
+fn claim(slot: &AtomicU8, v: u8) -> bool {
+    slot.compare_exchange(v, SETTLED | v, Relaxed, Relaxed)
+        .is_ok()
+}
+
+/// Settles the boards of one chunk whose pending value is `v`, and
+/// everything that follows from them at this threshold.
+fn settle(
+    start: u64,
+    len: u64,
+    v: u8,
+    n: usize,
+    variant: Variant,
+    vals: &[AtomicU8],
+    cnt: &[AtomicU8],
+) {
+    // (rank, true for x / false for y) of boards settled at `v` whose
+    // parents have not been told yet.
+    let mut stack: Vec<(u64, bool)> = Vec::new();
+    for i in start..start + len {
+        let k = 2 * i as usize;
+        if vals[k].load(Relaxed) == v && claim(&vals[k], v) {
+            stack.push((i, true));
+        }
+        if vals[k + 1].load(Relaxed) == v && claim(&vals[k + 1], v) {
+            stack.push((i, false));
+        }
+        while let Some((child, is_x)) = stack.pop() {
+            let board = unrank(child, n);
+            for_each_parent(&board, variant, |parent| {
+                let p = rank(&parent, n) as usize;
+                if is_x {
+                    // One more same-level child settled; the last one gives
+                    // the smallest x, which bounds the parent's y.
+                    if cnt[p].fetch_sub(1, Relaxed) == 1 {
+                        let bound = vals[2 * p + 1].load(Relaxed) & VALUE;
+                        if bound >= v {
+                            vals[2 * p + 1].store(SETTLED | v, Relaxed);
+                            stack.push((p as u64, false));
+                        } else {
+                            // Settled later, at the threshold of its bound.
+                            vals[2 * p + 1].store(bound, Relaxed);
+                        }
+                    }
+                } else {
+                    let slot = &vals[2 * p];
+                    let mut cur = slot.load(Relaxed);
+                    while cur & SETTLED == 0 {
+                        debug_assert!(cur <= v, "pending x above the threshold");
+                        match slot.compare_exchange_weak(cur, SETTLED | v, Relaxed, Relaxed) {
+                            Ok(_) => {
+                                stack.push((p as u64, true));
+                                break;
+                            }
+                            Err(now) => cur = now,
+                        }
+                    }
+                }
+            });
+        }
+    }
+}
+
+/// Re-checks every board of a solved level against its children: x must be
+/// the largest x-candidate and y the smallest y-candidate.
+pub fn check_level(
+    n: usize,
+    variant: Variant,
+    values: &(dyn Fn(u64) -> Value + Sync),
+    lower: &dyn LowerLevels,
+    bar: &ProgressBar,
+) -> Result<(), FixpointError> {
+    let size = level_size(n);
+    bar.set_length(size);
+    bar.set_position(0);
+    bar.set_message(format!("level {n}: check"));
+    chunks(size).try_for_each(|(start, len)| {
+        for (i, board) in (start..).zip(Boards::new(n, start, len)) {
+            let stored = values(i);
+            let expected = expected_value(&board, n, variant, &|b| values(rank(b, n)), lower);
+            if stored != expected {
+                return Err(FixpointError {
+                    level: n,
+                    board,
+                    stored,
+                    expected,
+                });
+            }
+        }
+        bar.inc(len);
+        Ok(())
+    })
+}
+
+/// The value the fixpoint equations give a board from its children's values.
+pub fn expected_value(
+    board: &[u8; 12],
+    n: usize,
+    variant: Variant,
+    same_level: &dyn Fn(&[u8; 12]) -> Value,
+    lower: &dyn LowerLevels,
+) -> Value {
+    let mut x = 0u8;
+    let mut y = u8::MAX;
+    let moves = for_each_child(board, variant, |edge| {
+        let child = if edge.captured == 0 {
+            same_level(&edge.child)
+        } else {
+            lower.value(&edge.child, n - edge.captured as usize)
+        };
+        let (cx, cy) = Value::candidates(variant, edge.captured, child);
+        x = x.max(cx);
+        y = y.min(cy);
+    });
+    if moves == 0 {
+        let (x, y) = terminal_value(board, n as u8);
+        return Value::new(x, y);
+    }
+    Value::new(x, y)
+}

@@ -1,0 +1,228 @@
+//! `oware build`: levels 0..N in order, each solved, re-checked and written
+//! atomically; levels already present and valid are kept.
+
+use std::path::{Path, PathBuf};
+use std::time::{Instant, SystemTime, UNIX_EPOCH};
+
+use indicatif::{ProgressBar, ProgressStyle};
+use rayon::prelude::*;
+
+use super::build::{FixpointError, check_level, solve_level};
+use super::file::{
+    Encoding, FORMAT_VERSION, Header, TableError, TableFile, checksum, table_path, write_table,
+};
+use super::index::{MAX_SEEDS, level_size};
+use super::tables::{Tablebase, decode};
+use super::value::Value;
+use crate::Variant;
+
+/// What went wrong in a build.
+#[derive(Debug, thiserror::Error)]
+pub enum BuildError {
+    /// Reading or writing a table failed.
+    #[error(transparent)]
+    Table(#[from] TableError),
+    /// A solved level failed the fixpoint re-check (a bug: nothing written).
+    #[error("fixpoint re-check failed, level not written: {0}")]
+    Fixpoint(#[from] FixpointError),
+    /// The folder could not be created.
+    #[error("cannot create {}: {source}", path.display())]
+    Folder {
+        /// The folder.
+        path: PathBuf,
+        /// The error.
+        source: std::io::Error,
+    },
+    /// A level above 48 or equal to 47 (which no game reaches).
+    #[error("--max-seeds must be at most 48")]
+    TooManySeeds,
+}
+
+/// What one level of a build did.
+#[derive(Clone, Debug)]
+pub struct LevelSummary {
+    /// Seeds on the board.
+    pub level: usize,
+    /// Boards in the level.
+    pub boards: u64,
+    /// False when a valid file was already there.
+    pub built: bool,
+    /// Seconds spent (0 when skipped).
+    pub seconds: f64,
+    /// Exact boards (Abapa) or boards with a non-zero score (Awari).
+    pub stats: LevelStats,
+}
+
+/// Counts over one level's values.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct LevelStats {
+    /// Boards whose value does not depend on history (gM + gN = n); for
+    /// Awari, every board.
+    pub exact: u64,
+    /// Boards by gM (Abapa) or by score + 48 (Awari).
+    pub histogram: Vec<u64>,
+}
+
+impl LevelStats {
+    /// Counts the values of a level.
+    pub fn of(level: usize, variant: Variant, value: &(dyn Fn(u64) -> Value + Sync)) -> LevelStats {
+        let size = level_size(level);
+        let bins = if variant == Variant::Awari { 97 } else { 49 };
+        (0..size)
+            .into_par_iter()
+            .fold(
+                || LevelStats {
+                    exact: 0,
+                    histogram: vec![0; bins],
+                },
+                |mut s, r| {
+                    let v = value(r);
+                    if variant == Variant::Awari {
+                        s.exact += 1;
+                        s.histogram[(i16::from(v.score()) + 48) as usize] += 1;
+                    } else {
+                        s.exact += u64::from(v.is_exact(level as u8));
+                        s.histogram[v.mover as usize] += 1;
+                    }
+                    s
+                },
+            )
+            .reduce(
+                || LevelStats {
+                    exact: 0,
+                    histogram: vec![0; bins],
+                },
+                |mut a, b| {
+                    a.exact += b.exact;
+                    a.histogram
+                        .iter_mut()
+                        .zip(&b.histogram)
+                        .for_each(|(x, y)| *x += y);
+                    a
+                },
+            )
+    }
+}
+
+/// The time stamp for headers: `SOURCE_DATE_EPOCH` if set, else now.
+fn build_time() -> u64 {
+    std::env::var("SOURCE_DATE_EPOCH")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or_else(|| {
+            SystemTime::now()
+                .duration_since(UNIX_EPOCH)
+                .map_or(0, |d| d.as_secs())
+        })
+}
+
+/// Options of a build.
+pub struct BuildOptions<'a> {
+    /// The folder for the tables.
+    pub dir: &'a Path,
+    /// The rules.
+    pub variant: Variant,
+    /// The last level to build.
+    pub max_seeds: usize,
+    /// Show progress bars.
+    pub progress: bool,
+}
+
+fn bar(progress: bool) -> ProgressBar {
+    if !progress {
+        return ProgressBar::hidden();
+    }
+    let bar = ProgressBar::new(0);
+    bar.set_style(
+        ProgressStyle::with_template("{msg:>18} [{bar:30}] {percent:>3}% {per_sec:>14} eta {eta}")
+            .expect("valid template")
+            .progress_chars("=> "),
+    );
+    bar
+}
+
+/// Builds levels 0..=`max_seeds`, calling `report` after each level.
+pub fn build(
+    opts: &BuildOptions,
+    mut report: impl FnMut(&LevelSummary),
+) -> Result<Vec<LevelSummary>, BuildError> {
+    if opts.max_seeds > MAX_SEEDS {
+        return Err(BuildError::TooManySeeds);
+    }
+    std::fs::create_dir_all(opts.dir).map_err(|source| BuildError::Folder {
+        path: opts.dir.to_path_buf(),
+        source,
+    })?;
+    let mut tables = Tablebase::empty(opts.dir, opts.variant);
+    let mut summaries = Vec::new();
+    let encoding = Encoding::for_variant(opts.variant);
+    for level in 0..=opts.max_seeds {
+        let path = table_path(opts.dir, opts.variant, level);
+        let started = Instant::now();
+        // A complete, valid file from an earlier run is kept. A damaged or
+        // partial one (never visible under its final name, but possibly
+        // corrupted later) is rebuilt; a table of other rules is an error.
+        match TableFile::open(&path, opts.variant, level, true) {
+            Ok(_) => {
+                tables.load(level, false)?;
+                let table = tables.table(level).expect("loaded");
+                let stats = LevelStats::of(level, opts.variant, &|r| {
+                    decode(encoding, table.payload(), r)
+                });
+                let summary = LevelSummary {
+                    level,
+                    boards: level_size(level),
+                    built: false,
+                    seconds: 0.0,
+                    stats,
+                };
+                report(&summary);
+                summaries.push(summary);
+                continue;
+            }
+            Err(TableError::Missing(_) | TableError::Corrupt { .. }) => {}
+            Err(e) => return Err(e.into()),
+        }
+        let bar = bar(opts.progress);
+        let values = solve_level(level, opts.variant, &tables, &bar);
+        let value = |r: u64| Value::new(values[2 * r as usize], values[2 * r as usize + 1]);
+        check_level(level, opts.variant, &value, &tables, &bar)?;
+        let stats = LevelStats::of(level, opts.variant, &value);
+        bar.set_message(format!("level {level}: write"));
+        let payload = match encoding {
+            Encoding::ForcedPair => values,
+            Encoding::Score => {
+                let scores: Vec<u8> = values
+                    .par_chunks(2)
+                    .map(|p| Value::new(p[0], p[1]).score() as u8)
+                    .collect();
+                drop(values);
+                scores
+            }
+        };
+        let header = Header {
+            version: FORMAT_VERSION,
+            variant: opts.variant,
+            level: level as u8,
+            boards: level_size(level),
+            encoding,
+            checksum: checksum(&payload),
+            built_unix: build_time(),
+            tool_version: env!("CARGO_PKG_VERSION").to_string(),
+        };
+        write_table(&path, &header, |out| out.write_all(&payload))?;
+        drop(payload);
+        bar.finish_and_clear();
+        tables.load(level, false)?;
+        let summary = LevelSummary {
+            level,
+            boards: level_size(level),
+            built: true,
+            seconds: started.elapsed().as_secs_f64(),
+            stats,
+        };
+        report(&summary);
+        summaries.push(summary);
+    }
+    Ok(summaries)
+}

@@ -1,0 +1,314 @@
+//! The table file: a validated header followed by the payload, written to a
+//! temporary file and renamed into place, read through a memory map.
+//!
+//! Layout: the 8-byte magic, a little-endian `u32` header length, the header
+//! (serde + bincode), zero padding to a multiple of 64 bytes, the payload.
+
+use std::fs::{self, File};
+use std::io::{self, BufWriter, Write};
+use std::path::{Path, PathBuf};
+
+use memmap2::Mmap;
+use serde::{Deserialize, Serialize};
+
+use super::index::level_size;
+use crate::Variant;
+
+/// The first eight bytes of every table file.
+pub const MAGIC: [u8; 8] = *b"OWARETB\x01";
+/// The format version this build reads and writes.
+pub const FORMAT_VERSION: u32 = 1;
+const MAX_HEADER: usize = 4096;
+const ALIGN: usize = 64;
+
+/// How the payload stores a board's value.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Encoding {
+    /// Two bytes a board: the seeds the mover can force (`gM`), then the
+    /// seeds the opponent can force (`gN`).
+    ForcedPair,
+    /// One signed byte a board: the Romein & Bal score, −n..n.
+    Score,
+}
+
+impl Encoding {
+    /// The encoding tables of `variant` use.
+    pub const fn for_variant(variant: Variant) -> Encoding {
+        match variant {
+            Variant::Awari => Encoding::Score,
+            _ => Encoding::ForcedPair,
+        }
+    }
+
+    /// Payload bytes per board.
+    pub const fn bytes_per_board(self) -> usize {
+        match self {
+            Encoding::ForcedPair => 2,
+            Encoding::Score => 1,
+        }
+    }
+}
+
+/// The header at the start of a table file.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Header {
+    /// [`FORMAT_VERSION`] at the time of writing.
+    pub version: u32,
+    /// The rules the table was built for.
+    pub variant: Variant,
+    /// Seeds on the board.
+    pub level: u8,
+    /// Boards in the level.
+    pub boards: u64,
+    /// How values are stored.
+    pub encoding: Encoding,
+    /// CRC-32 of the payload.
+    pub checksum: u32,
+    /// Seconds since the Unix epoch when the build finished, or
+    /// `SOURCE_DATE_EPOCH` when set (for byte-identical rebuilds).
+    pub built_unix: u64,
+    /// The version of `oware` that wrote the file.
+    pub tool_version: String,
+}
+
+/// What is wrong with a table file.
+#[derive(Debug, thiserror::Error)]
+pub enum TableError {
+    /// The file does not exist.
+    #[error("{}: table not built (run `oware build`)", .0.display())]
+    Missing(PathBuf),
+    /// Reading or writing failed.
+    #[error("{}: {source}", path.display())]
+    Io {
+        /// The file.
+        path: PathBuf,
+        /// The error.
+        source: io::Error,
+    },
+    /// The file is not a table or is damaged.
+    #[error("{}: {reason}", path.display())]
+    Corrupt {
+        /// The file.
+        path: PathBuf,
+        /// What is wrong.
+        reason: String,
+    },
+    /// The file is a valid table of other rules or another level.
+    #[error("{}: {reason}", path.display())]
+    Mismatch {
+        /// The file.
+        path: PathBuf,
+        /// What differs.
+        reason: String,
+    },
+}
+
+impl TableError {
+    fn io(path: &Path, source: io::Error) -> TableError {
+        TableError::Io {
+            path: path.to_path_buf(),
+            source,
+        }
+    }
+
+    fn corrupt(path: &Path, reason: impl Into<String>) -> TableError {
+        TableError::Corrupt {
+            path: path.to_path_buf(),
+            reason: reason.into(),
+        }
+    }
+}
+
+/// The file name of a level's table in a database folder.
+pub fn table_path(dir: &Path, variant: Variant, level: usize) -> PathBuf {
+    dir.join(format!("{}-{level:02}.owt", variant.name()))
+}
+
+/// CRC-32 of a payload, in parallel over 16 MiB blocks (combined in order,
+/// so the result does not depend on the number of threads).
+pub fn checksum(payload: &[u8]) -> u32 {
+    use rayon::prelude::*;
+    const BLOCK: usize = 16 << 20;
+    let parts: Vec<(u32, usize)> = payload
+        .par_chunks(BLOCK)
+        .map(|c| {
+            let mut h = crc32fast::Hasher::new();
+            h.update(c);
+            (h.finalize(), c.len())
+        })
+        .collect();
+    let mut all = crc32fast::Hasher::new();
+    for (crc, len) in parts {
+        all.combine(&crc32fast::Hasher::new_with_initial_len(crc, len as u64));
+    }
+    all.finalize()
+}
+
+fn encode_header(header: &Header) -> Vec<u8> {
+    let body = bincode::serde::encode_to_vec(header, bincode::config::standard())
+        .expect("a header always serialises");
+    let mut out = Vec::with_capacity(ALIGN * 2);
+    out.extend_from_slice(&MAGIC);
+    out.extend_from_slice(&(body.len() as u32).to_le_bytes());
+    out.extend_from_slice(&body);
+    out.resize(out.len().div_ceil(ALIGN) * ALIGN, 0);
+    out
+}
+
+/// Writes a table: header then payload (produced by `write_payload`, which
+/// must write exactly `header.boards × bytes_per_board` bytes), into a
+/// temporary file that is synced and then renamed to `path`. A failure
+/// removes the temporary file and leaves any existing `path` untouched.
+pub fn write_table(
+    path: &Path,
+    header: &Header,
+    write_payload: impl FnOnce(&mut dyn Write) -> io::Result<()>,
+) -> Result<(), TableError> {
+    let tmp = path.with_extension("owt.tmp");
+    let result = (|| -> io::Result<()> {
+        let file = File::create(&tmp)?;
+        let mut out = BufWriter::with_capacity(1 << 20, file);
+        out.write_all(&encode_header(header))?;
+        write_payload(&mut out)?;
+        let file = out.into_inner().map_err(|e| e.into_error())?;
+        file.sync_all()?;
+        fs::rename(&tmp, path)?;
+        if let Some(dir) = path.parent() {
+            // Persist the rename itself.
+            if let Ok(d) = File::open(dir) {
+                let _ = d.sync_all();
+            }
+        }
+        Ok(())
+    })();
+    result.map_err(|e| {
+        let _ = fs::remove_file(&tmp);
+        TableError::io(path, e)
+    })
+}
+
+/// An open, validated table: its header and the memory-mapped payload.
+pub struct TableFile {
+    header: Header,
+    map: Mmap,
+    offset: usize,
+    path: PathBuf,
+}
+
+impl TableFile {
+    /// Opens and validates `path` as the table of `variant` at `level`:
+    /// magic, version, rules, level, board count, encoding and size, and
+    /// the checksum when `check_sum` is set.
+    pub fn open(
+        path: &Path,
+        variant: Variant,
+        level: usize,
+        check_sum: bool,
+    ) -> Result<TableFile, TableError> {
+        let file = File::open(path).map_err(|e| match e.kind() {
+            io::ErrorKind::NotFound => TableError::Missing(path.to_path_buf()),
+            _ => TableError::io(path, e),
+        })?;
+        // SAFETY: the map is read-only and table files are only ever created
+        // by renaming a finished temporary file into place, never modified in
+        // place; every access below is bounds-checked against the map length.
+        let map = unsafe { Mmap::map(&file) }.map_err(|e| TableError::io(path, e))?;
+        let bad = |reason: String| TableError::corrupt(path, reason);
+        if map.len() < 12 || map[..8] != MAGIC {
+            return Err(bad("not an oware table (bad magic)".into()));
+        }
+        let len = u32::from_le_bytes(map[8..12].try_into().expect("4 bytes")) as usize;
+        if len > MAX_HEADER || 12 + len > map.len() {
+            return Err(bad(format!("header length {len} is out of range")));
+        }
+        let (header, _): (Header, usize) = bincode::serde::decode_from_slice(
+            &map[12..12 + len],
+            bincode::config::standard().with_limit::<MAX_HEADER>(),
+        )
+        .map_err(|e| bad(format!("unreadable header: {e}")))?;
+        if header.version != FORMAT_VERSION {
+            return Err(bad(format!(
+                "format version {} (this build reads {FORMAT_VERSION})",
+                header.version
+            )));
+        }
+        let mismatch = |reason: String| TableError::Mismatch {
+            path: path.to_path_buf(),
+            reason,
+        };
+        if header.variant != variant {
+            return Err(mismatch(format!(
+                "built for rules {}, not {variant}",
+                header.variant
+            )));
+        }
+        if usize::from(header.level) != level {
+            return Err(mismatch(format!(
+                "holds level {}, not {level}",
+                header.level
+            )));
+        }
+        if header.boards != level_size(level) {
+            return Err(bad(format!(
+                "{} boards, level {level} has {}",
+                header.boards,
+                level_size(level)
+            )));
+        }
+        if header.encoding != Encoding::for_variant(variant) {
+            return Err(bad(format!(
+                "unexpected value encoding {:?}",
+                header.encoding
+            )));
+        }
+        let offset = (12 + len).div_ceil(ALIGN) * ALIGN;
+        let expected = offset as u64 + header.boards * header.encoding.bytes_per_board() as u64;
+        if map.len() as u64 != expected {
+            return Err(bad(format!(
+                "{} bytes, expected {expected} (truncated or padded)",
+                map.len()
+            )));
+        }
+        let table = TableFile {
+            header,
+            map,
+            offset,
+            path: path.to_path_buf(),
+        };
+        if check_sum {
+            table.verify_checksum()?;
+        }
+        Ok(table)
+    }
+
+    /// Recomputes the payload checksum and compares it with the header's.
+    pub fn verify_checksum(&self) -> Result<(), TableError> {
+        let actual = checksum(self.payload());
+        if actual != self.header.checksum {
+            return Err(TableError::corrupt(
+                &self.path,
+                format!(
+                    "checksum mismatch (header {:08x}, payload {actual:08x})",
+                    self.header.checksum
+                ),
+            ));
+        }
+        Ok(())
+    }
+
+    /// The header.
+    pub fn header(&self) -> &Header {
+        &self.header
+    }
+
+    /// The file's path.
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+
+    /// The payload bytes.
+    #[inline]
+    pub fn payload(&self) -> &[u8] {
+        &self.map[self.offset..]
+    }
+}

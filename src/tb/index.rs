@@ -1,0 +1,228 @@
+//! A perfect ranking of the boards of one level.
+//!
+//! A *board* is twelve pit counts seen from the side to move, who owns pits
+//! 0..5. Level `n` holds the boards with `n` seeds where the side *not* to
+//! move (pits 6..11) has at least one empty pit — every board reached by a
+//! move, since the mover's origin pit is empty afterwards. There are
+//! C(n+11,11) − C(n+5,11) of them.
+//!
+//! Ranking: let `j` be the first empty pit among 6..11. Pits 6..6+j−1 hold at
+//! least one seed each; taking one from each and dropping pit 6+j leaves a
+//! composition of `n − j` seeds into 11 parts, ranked in colexicographic
+//! order of its stars-and-bars subset. Boards are ordered by `j`, then by
+//! that rank, so `rank = base[n][j] + colex(parts)` with
+//! `base[n][j] = Σ_{i<j} C(n−i+10, 10)`.
+
+/// The most seeds a board can hold.
+pub const MAX_SEEDS: usize = 48;
+
+/// Parts in the reduced composition.
+const PARTS: usize = 11;
+
+/// `BINOM[a][b]` = C(a, b) for a ≤ 59, b ≤ 11.
+const BINOM: [[u64; 12]; 60] = {
+    let mut t = [[0u64; 12]; 60];
+    let mut a = 0;
+    while a < 60 {
+        t[a][0] = 1;
+        let mut b = 1;
+        while b < 12 {
+            t[a][b] = if a == 0 {
+                0
+            } else {
+                t[a - 1][b - 1] + t[a - 1][b]
+            };
+            b += 1;
+        }
+        a += 1;
+    }
+    t
+};
+
+/// C(a, b) for the small arguments the index uses (0 when b > a).
+#[inline]
+pub const fn binom(a: usize, b: usize) -> u64 {
+    BINOM[a][b]
+}
+
+/// `BASE[n][j]`: the first rank of the boards of level `n` whose first empty
+/// opponent pit is `6 + j`; `BASE[n][6]` is the level's size.
+const BASE: [[u64; 7]; MAX_SEEDS + 1] = {
+    let mut t = [[0u64; 7]; MAX_SEEDS + 1];
+    let mut n = 0;
+    while n <= MAX_SEEDS {
+        let mut j = 0;
+        while j < 6 {
+            let count = if j <= n { binom(n - j + 10, 10) } else { 0 };
+            t[n][j + 1] = t[n][j] + count;
+            j += 1;
+        }
+        n += 1;
+    }
+    t
+};
+
+/// Boards in level `n` (`n ≤ 48`).
+#[inline]
+pub const fn level_size(n: usize) -> u64 {
+    BASE[n][6]
+}
+
+/// Whether `board` belongs to some level: the side not to move has an
+/// empty pit and there are at most 48 seeds.
+#[inline]
+pub fn is_indexed(board: &[u8; 12]) -> bool {
+    board[6..].contains(&0) && board.iter().map(|&s| s as usize).sum::<usize>() <= MAX_SEEDS
+}
+
+/// The rank of an indexed `board` of `n` seeds within level `n`.
+#[inline]
+pub fn rank(board: &[u8; 12], n: usize) -> u64 {
+    debug_assert!(is_indexed(board));
+    let j = board[6..].iter().position(|&s| s == 0).unwrap_or(0);
+    // Walk the 11 parts in order, accumulating the stars-and-bars bar
+    // positions: bar i (1-based) sits at prefix_sum(parts[..i]) + i − 1.
+    let mut r = BASE[n][j];
+    let mut prefix = 0usize;
+    let mut part = 0usize;
+    for (pit, &seeds) in board.iter().enumerate().take(11) {
+        // Skip the first empty opponent pit; shift the pits before it down.
+        let s = match pit {
+            p if p == 6 + j => continue,
+            p if p >= 6 && p < 6 + j => seeds as usize - 1,
+            _ => seeds as usize,
+        };
+        prefix += s;
+        part += 1;
+        if part < PARTS {
+            r += binom(prefix + part - 1, part);
+        }
+    }
+    r
+}
+
+/// The board of level `n` with rank `r` (`r < level_size(n)`).
+pub fn unrank(mut r: u64, n: usize) -> [u8; 12] {
+    debug_assert!(r < level_size(n));
+    let j = (0..6).rposition(|j| BASE[n][j] <= r).unwrap_or(0);
+    r -= BASE[n][j];
+    let total = n - j;
+    // Recover the bar positions from the highest down: bar i is the largest
+    // b with C(b, i) ≤ the remaining rank (binary search over the table).
+    let mut bars = [0usize; PARTS];
+    let mut hi = total + PARTS - 1;
+    for i in (1..PARTS).rev() {
+        let (mut lo, mut top) = (i - 1, hi);
+        while lo + 1 < top {
+            let mid = (lo + top) / 2;
+            if binom(mid, i) <= r {
+                lo = mid
+            } else {
+                top = mid
+            }
+        }
+        bars[i] = lo;
+        r -= binom(lo, i);
+        hi = lo;
+    }
+    let mut parts = [0u8; PARTS];
+    let mut prev: isize = -1;
+    for i in 1..=PARTS {
+        let b = if i == PARTS {
+            total + PARTS - 1
+        } else {
+            bars[i]
+        } as isize;
+        parts[i - 1] = (b - prev - 1) as u8;
+        prev = b;
+    }
+    expand(&parts, j)
+}
+
+/// Rebuilds a board from its 11 parts and the first empty opponent pit.
+#[inline]
+fn expand(parts: &[u8; PARTS], j: usize) -> [u8; 12] {
+    let mut board = [0u8; 12];
+    let mut k = 0;
+    for (pit, slot) in board.iter_mut().enumerate() {
+        if pit == 6 + j {
+            continue;
+        }
+        *slot = parts[k] + u8::from(pit >= 6 && pit < 6 + j);
+        k += 1;
+    }
+    board
+}
+
+/// Iterates the boards of a level in rank order, from a given rank, without
+/// unranking each one.
+pub struct Boards {
+    n: usize,
+    j: usize,
+    parts: [u8; PARTS],
+    remaining: u64,
+}
+
+impl Boards {
+    /// Up to `count` boards of level `n`, starting at rank `start`.
+    pub fn new(n: usize, start: u64, count: u64) -> Boards {
+        let size = level_size(n);
+        let count = count.min(size.saturating_sub(start));
+        let (j, parts) = if count == 0 {
+            (0, [0; PARTS])
+        } else {
+            let board = unrank(start, n);
+            let j = board[6..].iter().position(|&s| s == 0).unwrap_or(0);
+            let mut parts = [0u8; PARTS];
+            let mut k = 0;
+            for (pit, &s) in board.iter().enumerate() {
+                if pit == 6 + j {
+                    continue;
+                }
+                parts[k] = s - u8::from(pit >= 6 && pit < 6 + j);
+                k += 1;
+            }
+            (j, parts)
+        };
+        Boards {
+            n,
+            j,
+            parts,
+            remaining: count,
+        }
+    }
+
+    /// Steps `parts` to its colex successor; false past the last one.
+    fn advance(&mut self) -> bool {
+        // The smallest i ≥ 1 with parts[i] > 0 moves one seed down to i − 1
+        // and gathers everything before it there.
+        let Some(i) = (1..PARTS).find(|&i| self.parts[i] > 0) else {
+            return false;
+        };
+        let gathered: u8 = self.parts[..i].iter().sum::<u8>() + 1;
+        self.parts[..i].fill(0);
+        self.parts[i] -= 1;
+        self.parts[i - 1] = gathered;
+        true
+    }
+}
+
+impl Iterator for Boards {
+    type Item = [u8; 12];
+
+    #[inline]
+    fn next(&mut self) -> Option<[u8; 12]> {
+        if self.remaining == 0 {
+            return None;
+        }
+        self.remaining -= 1;
+        let board = expand(&self.parts, self.j);
+        if self.remaining > 0 && !self.advance() {
+            // First composition of the next `j`: every seed in the last part.
+            self.j += 1;
+            self.parts = [0; PARTS];
+            self.parts[PARTS - 1] = (self.n - self.j) as u8;
+        }
+        Some(board)
+    }
+}

@@ -1,0 +1,119 @@
+//! A folder of tables of one rule set, opened for probing.
+
+use std::path::{Path, PathBuf};
+
+use super::board::relative;
+use super::build::LowerLevels;
+use super::file::{Encoding, TableError, TableFile, table_path};
+use super::index::{MAX_SEEDS, rank};
+use super::value::Value;
+use crate::{Position, Variant};
+
+/// The tables of one variant found in a folder, memory-mapped.
+pub struct Tablebase {
+    dir: PathBuf,
+    variant: Variant,
+    levels: Vec<Option<TableFile>>,
+}
+
+impl Tablebase {
+    /// A tablebase with no level loaded.
+    pub fn empty(dir: &Path, variant: Variant) -> Tablebase {
+        Tablebase {
+            dir: dir.to_path_buf(),
+            variant,
+            levels: (0..=MAX_SEEDS).map(|_| None).collect(),
+        }
+    }
+
+    /// Opens every level present in `dir` (validating headers and sizes,
+    /// not checksums). A file that is present but invalid is an error.
+    pub fn open(dir: &Path, variant: Variant) -> Result<Tablebase, TableError> {
+        let mut tb = Tablebase::empty(dir, variant);
+        for level in 0..=MAX_SEEDS {
+            match tb.load(level, false) {
+                Ok(()) | Err(TableError::Missing(_)) => {}
+                Err(e) => return Err(e),
+            }
+        }
+        Ok(tb)
+    }
+
+    /// Opens level `level` from the folder, optionally checking its checksum.
+    pub fn load(&mut self, level: usize, check_sum: bool) -> Result<(), TableError> {
+        let path = table_path(&self.dir, self.variant, level);
+        self.levels[level] = Some(TableFile::open(&path, self.variant, level, check_sum)?);
+        Ok(())
+    }
+
+    /// The rules of these tables.
+    pub fn variant(&self) -> Variant {
+        self.variant
+    }
+
+    /// The folder.
+    pub fn dir(&self) -> &Path {
+        &self.dir
+    }
+
+    /// The open table of `level`, if any.
+    pub fn table(&self, level: usize) -> Option<&TableFile> {
+        self.levels.get(level).and_then(|t| t.as_ref())
+    }
+
+    /// Whether `level` is loaded.
+    pub fn has_level(&self, level: usize) -> bool {
+        self.table(level).is_some()
+    }
+
+    /// The largest `n` such that levels 0..=n are all loaded.
+    pub fn complete_up_to(&self) -> Option<usize> {
+        self.levels
+            .iter()
+            .position(|t| t.is_none())
+            .map_or(Some(MAX_SEEDS), |k| k.checked_sub(1))
+    }
+
+    /// The value of the board of rank `r` in `level`, which must be loaded.
+    #[inline]
+    pub fn value_at(&self, level: usize, r: u64) -> Value {
+        let table = self.levels[level].as_ref().expect("level loaded");
+        decode(table.header().encoding, table.payload(), r)
+    }
+
+    /// The value of `pos` for its side to move, or an error naming the
+    /// missing table. Positions whose opponent has no empty pit (only set-up
+    /// positions such as the start) are not in any table: `Ok(None)`.
+    pub fn probe(&self, pos: &Position) -> Result<Option<Value>, TableError> {
+        let board = relative(pos);
+        let seeds = pos.seeds_on_board() as usize;
+        if !board[6..].contains(&0) {
+            return Ok(None);
+        }
+        if !self.has_level(seeds) {
+            return Err(TableError::Missing(table_path(
+                &self.dir,
+                self.variant,
+                seeds,
+            )));
+        }
+        Ok(Some(self.value_at(seeds, rank(&board, seeds))))
+    }
+}
+
+/// Reads the value of rank `r` from a payload.
+#[inline]
+pub fn decode(encoding: Encoding, payload: &[u8], r: u64) -> Value {
+    let r = r as usize;
+    match encoding {
+        Encoding::ForcedPair => Value::new(payload[2 * r], payload[2 * r + 1]),
+        Encoding::Score => Value::from_score(payload[r] as i8),
+    }
+}
+
+impl LowerLevels for Tablebase {
+    #[inline]
+    fn value(&self, board: &[u8; 12], seeds: usize) -> Value {
+        self.value_at(seeds, rank(board, seeds))
+    }
+}

@@ -1,0 +1,294 @@
+//! Endgame tables: the builder against a deliberately simple solver, the
+//! published check figures, resumption, corruption and rules checks.
+
+use std::collections::HashMap;
+use std::path::Path;
+
+use indicatif::ProgressBar;
+use oware::tb::index::{is_indexed, level_size, rank};
+use oware::tb::{BuildOptions, TableError, TableFile, Tablebase, Value, build, table_path};
+use oware::{Position, Side, Variant};
+
+fn build_quiet(dir: &Path, variant: Variant, max: usize) -> Vec<oware::tb::LevelSummary> {
+    let opts = BuildOptions {
+        dir,
+        variant,
+        max_seeds: max,
+        progress: false,
+    };
+    build(&opts, |_| {}).expect("build")
+}
+
+/// Every board with `n` seeds (all 12-part compositions).
+fn compositions(n: u8) -> Vec<[u8; 12]> {
+    let mut out = vec![];
+    fn rec(pit: usize, left: u8, b: &mut [u8; 12], out: &mut Vec<[u8; 12]>) {
+        if pit == 11 {
+            b[11] = left;
+            out.push(*b);
+            return;
+        }
+        for s in 0..=left {
+            b[pit] = s;
+            rec(pit + 1, left - s, b, out);
+        }
+    }
+    rec(0, n, &mut [0; 12], &mut out);
+    out
+}
+
+/// The simple solver: plain value iteration from all zeros straight from
+/// the definitions (RULES.md §4), over a `HashMap` of every indexed board,
+/// using only the public `Position` API. Iterating the monotone equations
+/// from the bottom reaches their least fixpoint.
+fn simple_solve(variant: Variant, max: u8) -> HashMap<[u8; 12], Value> {
+    let mut values: HashMap<[u8; 12], Value> = HashMap::new();
+    for n in 0..=max {
+        let boards: Vec<[u8; 12]> = compositions(n).into_iter().filter(is_indexed).collect();
+        for b in &boards {
+            values.insert(*b, Value::default());
+        }
+        loop {
+            let mut changed = false;
+            for b in &boards {
+                let pos = Position::new(*b, [0, 0], Side::South).unwrap();
+                let moves = pos.legal_moves(variant);
+                let new = if moves.is_empty() {
+                    if b[..6].iter().all(|&s| s == 0) {
+                        Value::new(0, n)
+                    } else {
+                        Value::new(n, 0)
+                    }
+                } else {
+                    let mut x = 0u8;
+                    let mut y = u8::MAX;
+                    for &mv in moves.iter() {
+                        let (next, c) = pos.after(mv, variant);
+                        let child_board: [u8; 12] =
+                            std::array::from_fn(|i| next.pits()[(i + 6) % 12]);
+                        let child = values[&child_board];
+                        let (cx, cy) = match variant {
+                            Variant::Awari => {
+                                let d = i16::from(c)
+                                    - (i16::from(child.mover) - i16::from(child.opponent));
+                                (d.max(0) as u8, (-d).max(0) as u8)
+                            }
+                            _ => (c + child.opponent, child.mover),
+                        };
+                        x = x.max(cx);
+                        y = y.min(cy);
+                    }
+                    Value::new(x, y)
+                };
+                if values[b] != new {
+                    values.insert(*b, new);
+                    changed = true;
+                }
+            }
+            if !changed {
+                break;
+            }
+        }
+    }
+    values
+}
+
+#[test]
+fn builder_agrees_with_the_simple_solver_up_to_level_8() {
+    for variant in [
+        Variant::Abapa,
+        Variant::Awari,
+        Variant::GrandSlamForbidden,
+        Variant::CaptureAndEnd,
+    ] {
+        let dir = tempfile::tempdir().unwrap();
+        build_quiet(dir.path(), variant, 8);
+        let tb = Tablebase::open(dir.path(), variant).unwrap();
+        let simple = simple_solve(variant, 8);
+        let mut compared = 0;
+        for (board, &expected) in &simple {
+            let n = board.iter().map(|&s| s as usize).sum::<usize>();
+            assert_eq!(
+                tb.value_at(n, rank(board, n)),
+                expected,
+                "{variant} {board:?}"
+            );
+            compared += 1;
+        }
+        assert_eq!(compared as u64, (0..=8).map(level_size).sum::<u64>());
+    }
+}
+
+#[test]
+fn abapa_check_figures() {
+    let dir = tempfile::tempdir().unwrap();
+    let summaries = build_quiet(dir.path(), Variant::Abapa, 8);
+    assert_eq!((summaries[4].stats.exact, summaries[4].boards), (994, 1365));
+    assert_eq!(
+        (summaries[8].stats.exact, summaries[8].boards),
+        (46_097, 75_504)
+    );
+}
+
+#[test]
+#[ignore = "builds Awari levels 0..16 (about 20 s in release, minutes in debug)"]
+fn awari_check_position() {
+    let dir = tempfile::tempdir().unwrap();
+    build_quiet(dir.path(), Variant::Awari, 16);
+    let tb = Tablebase::open(dir.path(), Variant::Awari).unwrap();
+    let pos: Position = "1-1-1-1-1-2-4-2-3-0-0-0-0-0-S".parse().unwrap();
+    let probe = oware::tb::probe::probe(&tb, &pos).unwrap();
+    assert_eq!(probe.score, Some(0));
+    let moves: Vec<i8> = probe.moves.iter().map(|m| m.score.unwrap()).collect();
+    assert_eq!(moves, vec![-1, -1, -2, -2, -2, 0]);
+}
+
+fn files(dir: &Path, variant: Variant, max: usize) -> Vec<Vec<u8>> {
+    (0..=max)
+        .map(|l| std::fs::read(table_path(dir, variant, l)).unwrap())
+        .collect()
+}
+
+#[test]
+fn one_and_two_threads_write_identical_files() {
+    // SAFETY (of the test): no other test reads this variable.
+    unsafe { std::env::set_var("SOURCE_DATE_EPOCH", "1700000000") };
+    let mut outputs = vec![];
+    for threads in [1, 2] {
+        let dir = tempfile::tempdir().unwrap();
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(threads)
+            .build()
+            .unwrap();
+        pool.install(|| build_quiet(dir.path(), Variant::Abapa, 10));
+        outputs.push(files(dir.path(), Variant::Abapa, 10));
+    }
+    assert_eq!(outputs[0], outputs[1]);
+}
+
+#[test]
+fn resume_keeps_good_levels_and_rebuilds_bad_ones() {
+    let dir = tempfile::tempdir().unwrap();
+    build_quiet(dir.path(), Variant::Abapa, 7);
+    let before = files(dir.path(), Variant::Abapa, 7);
+    // An interrupted build: level 5 lost, level 6 truncated, a stray temp file.
+    std::fs::remove_file(table_path(dir.path(), Variant::Abapa, 5)).unwrap();
+    let six = table_path(dir.path(), Variant::Abapa, 6);
+    let len = std::fs::metadata(&six).unwrap().len();
+    std::fs::OpenOptions::new()
+        .write(true)
+        .open(&six)
+        .unwrap()
+        .set_len(len - 100)
+        .unwrap();
+    std::fs::write(
+        table_path(dir.path(), Variant::Abapa, 8).with_extension("owt.tmp"),
+        b"junk",
+    )
+    .unwrap();
+    let summaries = build_quiet(dir.path(), Variant::Abapa, 8);
+    let rebuilt: Vec<usize> = summaries
+        .iter()
+        .filter(|s| s.built)
+        .map(|s| s.level)
+        .collect();
+    assert_eq!(
+        rebuilt,
+        vec![5, 6, 7, 8]
+            .into_iter()
+            .filter(|&l| l != 7)
+            .collect::<Vec<_>>()
+    );
+    let after = files(dir.path(), Variant::Abapa, 7);
+    for level in 0..=7 {
+        // Same values (headers may differ in their time stamp).
+        let a = TableFile::open(
+            &table_path(dir.path(), Variant::Abapa, level),
+            Variant::Abapa,
+            level,
+            true,
+        )
+        .unwrap();
+        assert_eq!(a.header().checksum, {
+            let n = before[level].len();
+            let b = &before[level];
+            assert_eq!(after[level].len(), n);
+            crc32fast::hash(&b[n - a.payload().len()..])
+        });
+    }
+    assert!(
+        !table_path(dir.path(), Variant::Abapa, 8)
+            .with_extension("owt.tmp")
+            .exists()
+    );
+}
+
+#[test]
+fn corruption_and_wrong_rules_are_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    build_quiet(dir.path(), Variant::Abapa, 6);
+    let path = table_path(dir.path(), Variant::Abapa, 6);
+    // A table of other rules, renamed to pass for Awari.
+    let fake = table_path(dir.path(), Variant::Awari, 6);
+    std::fs::copy(&path, &fake).unwrap();
+    let err = TableFile::open(&fake, Variant::Awari, 6, false)
+        .err()
+        .unwrap();
+    assert!(matches!(err, TableError::Mismatch { .. }), "{err}");
+    assert!(err.to_string().contains("built for rules abapa"), "{err}");
+    // The wrong level.
+    let err = TableFile::open(&path, Variant::Abapa, 5, false)
+        .err()
+        .unwrap();
+    assert!(err.to_string().contains("holds level 6"), "{err}");
+    // One flipped payload byte: the header still reads, the checksum fails.
+    let mut bytes = std::fs::read(&path).unwrap();
+    let last = bytes.len() - 1;
+    bytes[last] ^= 0x01;
+    std::fs::write(&path, &bytes).unwrap();
+    assert!(TableFile::open(&path, Variant::Abapa, 6, false).is_ok());
+    let err = TableFile::open(&path, Variant::Abapa, 6, true)
+        .err()
+        .unwrap();
+    assert!(err.to_string().contains("checksum mismatch"), "{err}");
+    // A damaged header.
+    bytes[3] ^= 0xFF;
+    std::fs::write(&path, &bytes).unwrap();
+    let err = TableFile::open(&path, Variant::Abapa, 6, false)
+        .err()
+        .unwrap();
+    assert!(err.to_string().contains("bad magic"), "{err}");
+    // Truncated.
+    std::fs::write(&path, &bytes[..20]).unwrap();
+    assert!(matches!(
+        TableFile::open(&path, Variant::Abapa, 6, false),
+        Err(TableError::Corrupt { .. })
+    ));
+    // Empty.
+    std::fs::write(&path, b"").unwrap();
+    assert!(matches!(
+        TableFile::open(&path, Variant::Abapa, 6, false),
+        Err(TableError::Corrupt { .. })
+    ));
+}
+
+#[test]
+fn fixpoint_recheck_catches_a_wrong_value() {
+    let dir = tempfile::tempdir().unwrap();
+    build_quiet(dir.path(), Variant::Abapa, 7);
+    let tb = Tablebase::open(dir.path(), Variant::Abapa).unwrap();
+    let ok = oware::tb::verify::verify_level(&tb, 7, None, &ProgressBar::hidden()).unwrap();
+    assert_eq!(ok, level_size(7));
+    // A solved level with one value changed fails the re-check.
+    let values = |r: u64| {
+        let v = tb.value_at(7, r);
+        if r == 1234 {
+            Value::new(v.mover ^ 1, v.opponent)
+        } else {
+            v
+        }
+    };
+    let err =
+        oware::tb::build::check_level(7, Variant::Abapa, &values, &tb, &ProgressBar::hidden());
+    assert!(err.is_err());
+}
