@@ -4,7 +4,6 @@
 //! 0..5. Moves are made with the ordinary [`Position`] code (South to move),
 //! so the tables follow exactly the same rules as the referee.
 
-use super::index::is_indexed;
 use crate::{Move, Position, Side, Variant};
 
 /// The board of `pos` seen from its side to move.
@@ -65,16 +64,22 @@ pub fn for_each_child(board: &[u8; 12], variant: Variant, mut f: impl FnMut(Edge
 /// The parent's mover is `board`'s opponent (pits 6..11 here), and its
 /// origin pit is empty in `board`. Un-sowing `s` seeds takes one seed back
 /// from each of the `s` pits that would have received them (skipping the
-/// origin on every lap) and puts `s` into the origin. Each candidate is then
-/// replayed forwards, so the rules (feeding, grand slam, Awari's emptying
-/// rule) are applied by the same code as everywhere else.
+/// origin on every lap) and puts `s` into the origin. Candidates the cheap
+/// checks cannot settle are replayed forwards, so the rules (feeding, grand
+/// slam, Awari's emptying rule) are applied by the same code as everywhere
+/// else.
 #[inline]
 pub fn for_each_parent(board: &[u8; 12], variant: Variant, mut f: impl FnMut([u8; 12])) {
+    // Seeds and empty pits in the parent's opponent row (pits 0..5 here),
+    // kept up to date as seeds are taken back.
+    let row_seeds0: u8 = board[..6].iter().sum();
+    let row_empty0 = board[..6].iter().filter(|&&s| s == 0).count();
     for origin in 6..12 {
         if board[origin] != 0 {
             continue;
         }
         let mut taken = *board;
+        let (mut row_seeds, mut row_empty) = (row_seeds0, row_empty0);
         let mut pit = origin;
         let mut seeds = 0u8;
         loop {
@@ -87,23 +92,56 @@ pub fn for_each_parent(board: &[u8; 12], variant: Variant, mut f: impl FnMut([u8
             }
             taken[pit] -= 1;
             seeds += 1;
+            if pit < 6 {
+                row_seeds -= 1;
+                row_empty += usize::from(taken[pit] == 0);
+            }
+            // The parent is indexed only if its opponent row has an empty pit.
+            if row_empty == 0 {
+                continue;
+            }
             let mut before = taken;
             before[origin] = seeds;
-            let parent = rotate(&before);
-            if !is_indexed(&parent) {
-                continue;
-            }
-            let pos = as_position(&parent);
-            let mv = Move::new(origin - 6);
-            if !pos.legal_moves(variant).contains(&mv) {
-                continue;
-            }
-            let (next, captured) = pos.after(mv, variant);
-            if captured == 0 && rotate(next.pits()) == *board {
-                f(parent);
+            let ok = match quick_parent_check(board, pit, row_seeds0 > 0 || row_seeds > 0, variant) {
+                Some(ok) => ok,
+                None => replays_to(&rotate(&before), origin - 6, board, variant),
+            };
+            if ok {
+                f(rotate(&before));
             }
         }
     }
+}
+
+/// Decides cheaply whether the un-sown move (last seed in `last`, `legal`
+/// telling whether the feeding rule allows it) was a legal move that
+/// captured nothing, or returns `None` when only replaying it can tell.
+#[inline]
+fn quick_parent_check(board: &[u8; 12], last: usize, legal: bool, variant: Variant) -> Option<bool> {
+    if !matches!(variant, Variant::Abapa | Variant::CaptureAndEnd) {
+        return None;
+    }
+    // The last seed made a 2 or 3 in the parent's opponent row: a capture,
+    // unless (Abapa) it would have been a grand slam, which is forfeited.
+    if last < 6 && matches!(board[last], 2 | 3) {
+        return if variant == Variant::Abapa { None } else { Some(false) };
+    }
+    // Compulsory feeding: a parent whose opponent row was empty must have
+    // put seeds into it.
+    Some(legal)
+}
+
+/// Whether the house-`house` move of `parent` is legal, captures nothing and
+/// leads to `board`.
+#[inline]
+fn replays_to(parent: &[u8; 12], house: usize, board: &[u8; 12], variant: Variant) -> bool {
+    let pos = as_position(parent);
+    let mv = Move::new(house);
+    if !pos.legal_moves(variant).contains(&mv) {
+        return false;
+    }
+    let (next, captured) = pos.after(mv, variant);
+    captured == 0 && rotate(next.pits()) == *board
 }
 
 /// The value of a board with no legal move: the mover either has no seeds

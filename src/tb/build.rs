@@ -152,11 +152,14 @@ fn init(board: &[u8; 12], n: usize, variant: Variant, lower: &dyn LowerLevels) -
 }
 
 /// Claims a pending byte at threshold `v`: true if this call settled it.
-#[inline]
 fn claim(slot: &AtomicU8, v: u8) -> bool {
     slot.compare_exchange(v, SETTLED | v, Relaxed, Relaxed)
         .is_ok()
 }
+
+/// Settled boards whose parents are told together: their parents' slots
+/// are touched first, so the cache misses overlap instead of queueing.
+const BATCH: usize = 256;
 
 /// Settles the boards of one chunk whose pending value is `v`, and
 /// everything that follows from them at this threshold.
@@ -172,6 +175,7 @@ fn settle(
     // (rank, true for x / false for y) of boards settled at `v` whose
     // parents have not been told yet.
     let mut stack: Vec<(u64, bool)> = Vec::new();
+    let mut edges: Vec<(usize, bool)> = Vec::with_capacity(BATCH * 8);
     for i in start..start + len {
         let k = 2 * i as usize;
         if vals[k].load(Relaxed) == v && claim(&vals[k], v) {
@@ -180,38 +184,66 @@ fn settle(
         if vals[k + 1].load(Relaxed) == v && claim(&vals[k + 1], v) {
             stack.push((i, false));
         }
-        while let Some((child, is_x)) = stack.pop() {
-            let board = unrank(child, n);
-            for_each_parent(&board, variant, |parent| {
-                let p = rank(&parent, n) as usize;
-                if is_x {
-                    // One more same-level child settled; the last one gives
-                    // the smallest x, which bounds the parent's y.
-                    if cnt[p].fetch_sub(1, Relaxed) == 1 {
-                        let bound = vals[2 * p + 1].load(Relaxed) & VALUE;
-                        if bound >= v {
-                            vals[2 * p + 1].store(SETTLED | v, Relaxed);
-                            stack.push((p as u64, false));
-                        } else {
-                            // Settled later, at the threshold of its bound.
-                            vals[2 * p + 1].store(bound, Relaxed);
-                        }
-                    }
-                } else {
-                    let slot = &vals[2 * p];
-                    let mut cur = slot.load(Relaxed);
-                    while cur & SETTLED == 0 {
-                        debug_assert!(cur <= v, "pending x above the threshold");
-                        match slot.compare_exchange_weak(cur, SETTLED | v, Relaxed, Relaxed) {
-                            Ok(_) => {
-                                stack.push((p as u64, true));
-                                break;
-                            }
-                            Err(now) => cur = now,
-                        }
-                    }
+        if stack.len() >= BATCH || (i + 1 == start + len) {
+            while !stack.is_empty() {
+                let from = stack.len().saturating_sub(BATCH);
+                edges.clear();
+                for (child, is_x) in stack.drain(from..) {
+                    let board = unrank(child, n);
+                    for_each_parent(&board, variant, |parent| {
+                        edges.push((rank(&parent, n) as usize, is_x));
+                    });
                 }
-            });
+                // Independent loads of every slot about to be updated.
+                let mut touch = 0u8;
+                for &(p, is_x) in &edges {
+                    touch ^= if is_x { cnt[p].load(Relaxed) } else { vals[2 * p].load(Relaxed) };
+                }
+                std::hint::black_box(touch);
+                for &(p, is_x) in &edges {
+                    tell_parent(p, is_x, v, vals, cnt, &mut stack);
+                }
+            }
+        }
+    }
+}
+
+/// Tells parent `p` that one same-level child's x (`is_x`) or y was
+/// settled at `v`; pushes the parent if that settles one of its values.
+#[inline]
+fn tell_parent(
+    p: usize,
+    is_x: bool,
+    v: u8,
+    vals: &[AtomicU8],
+    cnt: &[AtomicU8],
+    stack: &mut Vec<(u64, bool)>,
+) {
+    if is_x {
+        // One more same-level child settled; the last one gives the
+        // smallest x, which bounds the parent's y.
+        if cnt[p].fetch_sub(1, Relaxed) == 1 {
+            let bound = vals[2 * p + 1].load(Relaxed) & VALUE;
+            if bound >= v {
+                vals[2 * p + 1].store(SETTLED | v, Relaxed);
+                stack.push((p as u64, false));
+            } else {
+                // Settled later, at the threshold of its bound.
+                vals[2 * p + 1].store(bound, Relaxed);
+            }
+        }
+    } else {
+        let slot = &vals[2 * p];
+        let mut cur = slot.load(Relaxed);
+        while cur & SETTLED == 0 {
+            debug_assert!(cur <= v, "pending x above the threshold");
+            match slot.compare_exchange_weak(cur, SETTLED | v, Relaxed, Relaxed) {
+                Ok(_) => {
+                    stack.push((p as u64, true));
+                    break;
+                }
+                Err(now) => cur = now,
+            }
         }
     }
 }

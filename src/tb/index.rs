@@ -80,23 +80,24 @@ pub fn is_indexed(board: &[u8; 12]) -> bool {
 pub fn rank(board: &[u8; 12], n: usize) -> u64 {
     debug_assert!(is_indexed(board));
     let j = board[6..].iter().position(|&s| s == 0).unwrap_or(0);
-    // Walk the 11 parts in order, accumulating the stars-and-bars bar
-    // positions: bar i (1-based) sits at prefix_sum(parts[..i]) + i − 1.
+    // Bar i (1-based) of the stars-and-bars picture sits at (seeds in the
+    // first i parts) + i − 1. With P(k) the seeds in pits 0..k: the first six
+    // parts are pits 0..5; part i (7 ≤ i ≤ 6 + j) is pit i − 1 less one seed,
+    // so its prefix is P(i) − (i − 6); a later part skips pit 6 + j, so its
+    // prefix is P(i + 1) − j.
     let mut r = BASE[n][j];
     let mut prefix = 0usize;
-    let mut part = 0usize;
-    for (pit, &seeds) in board.iter().enumerate().take(11) {
-        // Skip the first empty opponent pit; shift the pits before it down.
-        let s = match pit {
-            p if p == 6 + j => continue,
-            p if p >= 6 && p < 6 + j => seeds as usize - 1,
-            _ => seeds as usize,
+    for (i, &s) in board[..6].iter().enumerate() {
+        prefix += s as usize;
+        r += binom(prefix + i, i + 1);
+    }
+    for i in 7..PARTS {
+        prefix += board[i - 1] as usize;
+        r += if i <= 6 + j {
+            binom(prefix + 5, i)
+        } else {
+            binom(prefix + board[i] as usize + i - 1 - j, i)
         };
-        prefix += s;
-        part += 1;
-        if part < PARTS {
-            r += binom(prefix + part - 1, part);
-        }
     }
     r
 }
@@ -112,14 +113,14 @@ pub fn unrank(mut r: u64, n: usize) -> [u8; 12] {
     let mut bars = [0usize; PARTS];
     let mut hi = total + PARTS - 1;
     for i in (1..PARTS).rev() {
-        let (mut lo, mut top) = (i - 1, hi);
-        while lo + 1 < top {
-            let mid = (lo + top) / 2;
-            if binom(mid, i) <= r {
-                lo = mid
-            } else {
-                top = mid
-            }
+        // Branch-free binary search over [i − 1, hi): C(i − 1, i) = 0 ≤ r.
+        let mut lo = i - 1;
+        let mut len = hi - lo;
+        while len > 1 {
+            let half = len / 2;
+            let mid = lo + half;
+            lo = if binom(mid, i) <= r { mid } else { lo };
+            len -= half;
         }
         bars[i] = lo;
         r -= binom(lo, i);
