@@ -165,6 +165,17 @@ impl Position {
         Ok(Position { pits, stores, side })
     }
 
+    /// A position with South to move and empty stores, without the seed
+    /// count check (table boards never exceed 48 seeds).
+    #[inline]
+    pub(crate) const fn from_board(pits: [u8; 12]) -> Position {
+        Position {
+            pits,
+            stores: [0, 0],
+            side: Side::South,
+        }
+    }
+
     /// Seeds in each pit.
     #[inline]
     pub const fn pits(&self) -> &[u8; 12] {

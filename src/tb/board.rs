@@ -27,7 +27,8 @@ pub fn rotate(pits: &[u8; 12]) -> [u8; 12] {
 /// A position with empty stores and South (the owner of pits 0..5) to move.
 #[inline]
 pub fn as_position(board: &[u8; 12]) -> Position {
-    Position::new(*board, [0, 0], Side::South).expect("a table board holds at most 48 seeds")
+    debug_assert!(board.iter().map(|&s| u32::from(s)).sum::<u32>() <= 48);
+    Position::from_board(*board)
 }
 
 /// One legal move of a board: the seeds it captures and the child board,
@@ -102,7 +103,8 @@ pub fn for_each_parent(board: &[u8; 12], variant: Variant, mut f: impl FnMut([u8
             }
             let mut before = taken;
             before[origin] = seeds;
-            let ok = match quick_parent_check(board, pit, row_seeds0 > 0 || row_seeds > 0, variant) {
+            let ok = match quick_parent_check(board, pit, row_seeds0 > 0 || row_seeds > 0, variant)
+            {
                 Some(ok) => ok,
                 None => replays_to(&rotate(&before), origin - 6, board, variant),
             };
@@ -117,14 +119,23 @@ pub fn for_each_parent(board: &[u8; 12], variant: Variant, mut f: impl FnMut([u8
 /// telling whether the feeding rule allows it) was a legal move that
 /// captured nothing, or returns `None` when only replaying it can tell.
 #[inline]
-fn quick_parent_check(board: &[u8; 12], last: usize, legal: bool, variant: Variant) -> Option<bool> {
+fn quick_parent_check(
+    board: &[u8; 12],
+    last: usize,
+    legal: bool,
+    variant: Variant,
+) -> Option<bool> {
     if !matches!(variant, Variant::Abapa | Variant::CaptureAndEnd) {
         return None;
     }
     // The last seed made a 2 or 3 in the parent's opponent row: a capture,
     // unless (Abapa) it would have been a grand slam, which is forfeited.
     if last < 6 && matches!(board[last], 2 | 3) {
-        return if variant == Variant::Abapa { None } else { Some(false) };
+        return if variant == Variant::Abapa {
+            None
+        } else {
+            Some(false)
+        };
     }
     // Compulsory feeding: a parent whose opponent row was empty must have
     // put seeds into it.

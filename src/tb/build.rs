@@ -38,11 +38,110 @@ const VALUE: u8 = 0x3F;
 /// Boards per parallel task.
 const CHUNK: u64 = 1 << 15;
 
-/// Looks up the values of boards of lower levels.
+/// Looks up the values of boards of solved levels.
 pub trait LowerLevels: Sync {
-    /// The value of `board`, which holds `seeds` seeds (fewer than the level
-    /// being built).
-    fn value(&self, board: &[u8; 12], seeds: usize) -> Value;
+    /// The value of the board of rank `r` in `level`.
+    fn value_at(&self, level: usize, r: u64) -> Value;
+
+    /// Reads the entry of rank `r` in `level` and returns a byte of it, so
+    /// that a later [`LowerLevels::value_at`] finds it in the cache. Touching
+    /// a batch of entries first lets their cache misses overlap.
+    fn touch(&self, level: usize, r: u64) -> u8;
+
+    /// The value of `board`, which holds `seeds` seeds.
+    #[inline]
+    fn value(&self, board: &[u8; 12], seeds: usize) -> Value {
+        self.value_at(seeds, rank(board, seeds))
+    }
+}
+
+/// The lower levels plus one level held in memory as interleaved pairs.
+pub struct WithLevel<'a> {
+    /// Levels below `level`.
+    pub lower: &'a dyn LowerLevels,
+    /// The level in memory.
+    pub level: usize,
+    /// Its values: x then y for each board, by rank.
+    pub pairs: &'a [u8],
+}
+
+impl LowerLevels for WithLevel<'_> {
+    #[inline]
+    fn value_at(&self, level: usize, r: u64) -> Value {
+        if level == self.level {
+            Value::new(self.pairs[2 * r as usize], self.pairs[2 * r as usize + 1])
+        } else {
+            self.lower.value_at(level, r)
+        }
+    }
+
+    #[inline]
+    fn touch(&self, level: usize, r: u64) -> u8 {
+        if level == self.level {
+            self.pairs[2 * r as usize]
+        } else {
+            self.lower.touch(level, r)
+        }
+    }
+}
+
+/// Boards whose children are looked up together.
+const EVAL_BATCH: usize = 64;
+
+/// A board's moves folded over its children's values.
+#[derive(Copy, Clone, Debug, Default)]
+struct Folded {
+    /// Legal moves.
+    moves: u8,
+    /// Moves that capture nothing (children in the same level).
+    same: u8,
+    /// Best x-candidate and smallest y-candidate over capturing moves.
+    capture: (u8, u8),
+    /// The same over every move (only when same-level values are known).
+    all: (u8, u8),
+}
+
+/// Folds the children of each board in `boards` into `out`. Children in the
+/// same level are looked up only when `with_same` is set.
+fn fold_batch(
+    boards: &[[u8; 12]],
+    n: usize,
+    variant: Variant,
+    levels: &dyn LowerLevels,
+    with_same: bool,
+    out: &mut Vec<Folded>,
+) {
+    let mut edges: Vec<(u8, u8, u64)> = Vec::with_capacity(boards.len() * 6);
+    out.clear();
+    for (b, board) in boards.iter().enumerate() {
+        let mut f = Folded {
+            capture: (0, u8::MAX),
+            all: (0, u8::MAX),
+            ..Folded::default()
+        };
+        f.moves = for_each_child(board, variant, |e| {
+            let level = n - e.captured as usize;
+            f.same += u8::from(e.captured == 0);
+            if e.captured > 0 || with_same {
+                edges.push((b as u8, e.captured, rank(&e.child, level)));
+            }
+        }) as u8;
+        out.push(f);
+    }
+    let mut touch = 0u8;
+    for &(_, c, r) in &edges {
+        touch ^= levels.touch(n - c as usize, r);
+    }
+    std::hint::black_box(touch);
+    for &(b, c, r) in &edges {
+        let child = levels.value_at(n - c as usize, r);
+        let (x, y) = Value::candidates(variant, c, child);
+        let f = &mut out[b as usize];
+        if c > 0 {
+            f.capture = (f.capture.0.max(x), f.capture.1.min(y));
+        }
+        f.all = (f.all.0.max(x), f.all.1.min(y));
+    }
 }
 
 /// A fixpoint equation that does not hold after a build.
@@ -90,12 +189,17 @@ pub fn solve_level(
         bar.set_position(0);
         bar.set_message(format!("level {n}: moves"));
         chunks(size).for_each(|(start, len)| {
-            for (i, board) in (start..).zip(Boards::new(n, start, len)) {
-                let (x, y, same) = init(&board, n, variant, lower);
-                let i = i as usize;
-                vals[2 * i].store(x, Relaxed);
-                vals[2 * i + 1].store(y, Relaxed);
-                cnt[i].store(same, Relaxed);
+            let boards: Vec<[u8; 12]> = Boards::new(n, start, len).collect();
+            let mut folded = Vec::with_capacity(EVAL_BATCH);
+            for (b, batch) in boards.chunks(EVAL_BATCH).enumerate() {
+                fold_batch(batch, n, variant, lower, false, &mut folded);
+                for (k, (board, f)) in batch.iter().zip(&folded).enumerate() {
+                    let (x, y, same) = init(board, n, f);
+                    let i = start as usize + b * EVAL_BATCH + k;
+                    vals[2 * i].store(x, Relaxed);
+                    vals[2 * i + 1].store(y, Relaxed);
+                    cnt[i].store(same, Relaxed);
+                }
             }
             bar.inc(len);
         });
@@ -125,21 +229,9 @@ pub fn solve_level(
 
 /// Initial state of one board: (x byte, y byte, same-level move count).
 #[inline]
-fn init(board: &[u8; 12], n: usize, variant: Variant, lower: &dyn LowerLevels) -> (u8, u8, u8) {
-    let mut best = 0u8;
-    let mut bound = n as u8;
-    let mut same = 0u8;
-    let moves = for_each_child(board, variant, |edge| {
-        if edge.captured == 0 {
-            same += 1;
-        } else {
-            let child = lower.value(&edge.child, n - edge.captured as usize);
-            let (x, y) = Value::candidates(variant, edge.captured, child);
-            best = best.max(x);
-            bound = bound.min(y);
-        }
-    });
-    if moves == 0 {
+fn init(board: &[u8; 12], n: usize, f: &Folded) -> (u8, u8, u8) {
+    let (best, bound, same) = (f.capture.0, f.capture.1.min(n as u8), f.same);
+    if f.moves == 0 {
         // A finished game: its values are final but still have to reach the
         // parents at their thresholds, so they start pending (0 needs no
         // propagation).
@@ -172,36 +264,46 @@ fn settle(
     vals: &[AtomicU8],
     cnt: &[AtomicU8],
 ) {
-    // (rank, true for x / false for y) of boards settled at `v` whose
-    // parents have not been told yet.
-    let mut stack: Vec<(u64, bool)> = Vec::new();
-    let mut edges: Vec<(usize, bool)> = Vec::with_capacity(BATCH * 8);
+    // Boards settled at `v` whose parents have not been told yet: the board
+    // and true for x / false for y.
+    let mut stack: Vec<([u8; 12], bool)> = Vec::new();
+    let mut edges: Vec<(usize, [u8; 12], bool)> = Vec::with_capacity(BATCH * 8);
     for i in start..start + len {
         let k = 2 * i as usize;
-        if vals[k].load(Relaxed) == v && claim(&vals[k], v) {
-            stack.push((i, true));
-        }
-        if vals[k + 1].load(Relaxed) == v && claim(&vals[k + 1], v) {
-            stack.push((i, false));
+        let x_now = vals[k].load(Relaxed) == v && claim(&vals[k], v);
+        let y_now = vals[k + 1].load(Relaxed) == v && claim(&vals[k + 1], v);
+        if x_now || y_now {
+            let board = unrank(i, n);
+            if x_now {
+                stack.push((board, true));
+            }
+            if y_now {
+                stack.push((board, false));
+            }
         }
         if stack.len() >= BATCH || (i + 1 == start + len) {
             while !stack.is_empty() {
                 let from = stack.len().saturating_sub(BATCH);
                 edges.clear();
-                for (child, is_x) in stack.drain(from..) {
-                    let board = unrank(child, n);
+                for (board, is_x) in stack.drain(from..) {
                     for_each_parent(&board, variant, |parent| {
-                        edges.push((rank(&parent, n) as usize, is_x));
+                        edges.push((rank(&parent, n) as usize, parent, is_x));
                     });
                 }
                 // Independent loads of every slot about to be updated.
                 let mut touch = 0u8;
-                for &(p, is_x) in &edges {
-                    touch ^= if is_x { cnt[p].load(Relaxed) } else { vals[2 * p].load(Relaxed) };
+                for &(p, _, is_x) in &edges {
+                    touch ^= if is_x {
+                        cnt[p].load(Relaxed)
+                    } else {
+                        vals[2 * p].load(Relaxed)
+                    };
                 }
                 std::hint::black_box(touch);
-                for &(p, is_x) in &edges {
-                    tell_parent(p, is_x, v, vals, cnt, &mut stack);
+                for &(p, parent, is_x) in &edges {
+                    if let Some(settled_x) = tell_parent(p, is_x, v, vals, cnt) {
+                        stack.push((parent, settled_x));
+                    }
                 }
             }
         }
@@ -209,16 +311,10 @@ fn settle(
 }
 
 /// Tells parent `p` that one same-level child's x (`is_x`) or y was
-/// settled at `v`; pushes the parent if that settles one of its values.
+/// settled at `v`. Returns `Some(true)` if that settled the parent's x,
+/// `Some(false)` if it settled its y.
 #[inline]
-fn tell_parent(
-    p: usize,
-    is_x: bool,
-    v: u8,
-    vals: &[AtomicU8],
-    cnt: &[AtomicU8],
-    stack: &mut Vec<(u64, bool)>,
-) {
+fn tell_parent(p: usize, is_x: bool, v: u8, vals: &[AtomicU8], cnt: &[AtomicU8]) -> Option<bool> {
     if is_x {
         // One more same-level child settled; the last one gives the
         // smallest x, which bounds the parent's y.
@@ -226,35 +322,33 @@ fn tell_parent(
             let bound = vals[2 * p + 1].load(Relaxed) & VALUE;
             if bound >= v {
                 vals[2 * p + 1].store(SETTLED | v, Relaxed);
-                stack.push((p as u64, false));
-            } else {
-                // Settled later, at the threshold of its bound.
-                vals[2 * p + 1].store(bound, Relaxed);
+                return Some(false);
             }
+            // Settled later, at the threshold of its bound.
+            vals[2 * p + 1].store(bound, Relaxed);
         }
+        None
     } else {
         let slot = &vals[2 * p];
         let mut cur = slot.load(Relaxed);
         while cur & SETTLED == 0 {
             debug_assert!(cur <= v, "pending x above the threshold");
             match slot.compare_exchange_weak(cur, SETTLED | v, Relaxed, Relaxed) {
-                Ok(_) => {
-                    stack.push((p as u64, true));
-                    break;
-                }
+                Ok(_) => return Some(true),
                 Err(now) => cur = now,
             }
         }
+        None
     }
 }
 
-/// Re-checks every board of a solved level against its children: x must be
-/// the largest x-candidate and y the smallest y-candidate.
+/// Re-checks every board of level `n` against its children: x must be
+/// the largest x-candidate and y the smallest y-candidate. `levels` serves
+/// level `n` and every level below it.
 pub fn check_level(
     n: usize,
     variant: Variant,
-    values: &(dyn Fn(u64) -> Value + Sync),
-    lower: &dyn LowerLevels,
+    levels: &dyn LowerLevels,
     bar: &ProgressBar,
 ) -> Result<(), FixpointError> {
     let size = level_size(n);
@@ -262,16 +356,27 @@ pub fn check_level(
     bar.set_position(0);
     bar.set_message(format!("level {n}: check"));
     chunks(size).try_for_each(|(start, len)| {
-        for (i, board) in (start..).zip(Boards::new(n, start, len)) {
-            let stored = values(i);
-            let expected = expected_value(&board, n, variant, &|b| values(rank(b, n)), lower);
-            if stored != expected {
-                return Err(FixpointError {
-                    level: n,
-                    board,
-                    stored,
-                    expected,
-                });
+        let boards: Vec<[u8; 12]> = Boards::new(n, start, len).collect();
+        let mut folded = Vec::with_capacity(EVAL_BATCH);
+        for (b, batch) in boards.chunks(EVAL_BATCH).enumerate() {
+            fold_batch(batch, n, variant, levels, true, &mut folded);
+            for (k, (board, f)) in batch.iter().zip(&folded).enumerate() {
+                let r = start + (b * EVAL_BATCH + k) as u64;
+                let stored = levels.value_at(n, r);
+                let expected = if f.moves == 0 {
+                    let (x, y) = terminal_value(board, n as u8);
+                    Value::new(x, y)
+                } else {
+                    Value::new(f.all.0, f.all.1)
+                };
+                if stored != expected {
+                    return Err(FixpointError {
+                        level: n,
+                        board: *board,
+                        stored,
+                        expected,
+                    });
+                }
             }
         }
         bar.inc(len);

@@ -7,7 +7,7 @@ use std::time::{Instant, SystemTime, UNIX_EPOCH};
 use indicatif::{ProgressBar, ProgressStyle};
 use rayon::prelude::*;
 
-use super::build::{FixpointError, check_level, solve_level};
+use super::build::{FixpointError, WithLevel, check_level, solve_level};
 use super::file::{
     Encoding, FORMAT_VERSION, Header, TableError, TableFile, checksum, table_path, write_table,
 };
@@ -186,7 +186,12 @@ pub fn build(
         let bar = bar(opts.progress);
         let values = solve_level(level, opts.variant, &tables, &bar);
         let value = |r: u64| Value::new(values[2 * r as usize], values[2 * r as usize + 1]);
-        check_level(level, opts.variant, &value, &tables, &bar)?;
+        let with_level = WithLevel {
+            lower: &tables,
+            level,
+            pairs: &values,
+        };
+        check_level(level, opts.variant, &with_level, &bar)?;
         let stats = LevelStats::of(level, opts.variant, &value);
         bar.set_message(format!("level {level}: write"));
         let payload = match encoding {

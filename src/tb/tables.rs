@@ -113,7 +113,14 @@ pub fn decode(encoding: Encoding, payload: &[u8], r: u64) -> Value {
 
 impl LowerLevels for Tablebase {
     #[inline]
-    fn value(&self, board: &[u8; 12], seeds: usize) -> Value {
-        self.value_at(seeds, rank(board, seeds))
+    fn value_at(&self, level: usize, r: u64) -> Value {
+        Tablebase::value_at(self, level, r)
+    }
+
+    #[inline]
+    fn touch(&self, level: usize, r: u64) -> u8 {
+        let table = self.levels[level].as_ref().expect("level loaded");
+        let per = table.header().encoding.bytes_per_board();
+        table.payload()[per * r as usize]
     }
 }

@@ -64,7 +64,7 @@ pub fn verify_level(
     let size = level_size(level);
     match sample {
         None => {
-            check_level(level, variant, &values, tb, bar).map_err(fail)?;
+            check_level(level, variant, tb, bar).map_err(fail)?;
             Ok(size)
         }
         Some(k) => {
