@@ -212,17 +212,11 @@ pub fn solve_level(
         }
     }
     drop(counters);
-    values.par_chunks_mut(2).for_each(|pair| {
-        pair[0] = if pair[0] & SETTLED != 0 {
-            pair[0] & VALUE
-        } else {
-            0
-        };
-        pair[1] = if pair[1] & SETTLED != 0 {
-            pair[1] & VALUE
-        } else {
-            0
-        };
+    // Whatever is not settled is 0.
+    values.par_chunks_mut(1 << 16).for_each(|block| {
+        for b in block {
+            *b = if *b & SETTLED != 0 { *b & VALUE } else { 0 };
+        }
     });
     values
 }

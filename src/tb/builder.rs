@@ -65,17 +65,19 @@ pub struct LevelStats {
 
 impl LevelStats {
     /// Counts the values of a level.
-    pub fn of(level: usize, variant: Variant, value: &(dyn Fn(u64) -> Value + Sync)) -> LevelStats {
+    pub fn of(level: usize, variant: Variant, value: impl Fn(u64) -> Value + Sync) -> LevelStats {
+        const BLOCK: u64 = 1 << 16;
         let size = level_size(level);
         let bins = if variant == Variant::Awari { 97 } else { 49 };
-        (0..size)
+        let empty = || LevelStats {
+            exact: 0,
+            histogram: vec![0; bins],
+        };
+        (0..size.div_ceil(BLOCK))
             .into_par_iter()
-            .fold(
-                || LevelStats {
-                    exact: 0,
-                    histogram: vec![0; bins],
-                },
-                |mut s, r| {
+            .map(|block| {
+                let mut s = empty();
+                for r in block * BLOCK..(block * BLOCK + BLOCK).min(size) {
                     let v = value(r);
                     if variant == Variant::Awari {
                         s.exact += 1;
@@ -84,23 +86,17 @@ impl LevelStats {
                         s.exact += u64::from(v.is_exact(level as u8));
                         s.histogram[v.mover as usize] += 1;
                     }
-                    s
-                },
-            )
-            .reduce(
-                || LevelStats {
-                    exact: 0,
-                    histogram: vec![0; bins],
-                },
-                |mut a, b| {
-                    a.exact += b.exact;
-                    a.histogram
-                        .iter_mut()
-                        .zip(&b.histogram)
-                        .for_each(|(x, y)| *x += y);
-                    a
-                },
-            )
+                }
+                s
+            })
+            .reduce(empty, |mut a, b| {
+                a.exact += b.exact;
+                a.histogram
+                    .iter_mut()
+                    .zip(&b.histogram)
+                    .for_each(|(x, y)| *x += y);
+                a
+            })
     }
 }
 
@@ -166,7 +162,7 @@ pub fn build(
             Ok(_) => {
                 tables.load(level, false)?;
                 let table = tables.table(level).expect("loaded");
-                let stats = LevelStats::of(level, opts.variant, &|r| {
+                let stats = LevelStats::of(level, opts.variant, |r| {
                     decode(encoding, table.payload(), r)
                 });
                 let summary = LevelSummary {
@@ -192,15 +188,20 @@ pub fn build(
             pairs: &values,
         };
         check_level(level, opts.variant, &with_level, &bar)?;
-        let stats = LevelStats::of(level, opts.variant, &value);
+        let stats = LevelStats::of(level, opts.variant, value);
         bar.set_message(format!("level {level}: write"));
         let payload = match encoding {
             Encoding::ForcedPair => values,
             Encoding::Score => {
-                let scores: Vec<u8> = values
-                    .par_chunks(2)
-                    .map(|p| Value::new(p[0], p[1]).score() as u8)
-                    .collect();
+                let mut scores = vec![0u8; values.len() / 2];
+                scores
+                    .par_chunks_mut(1 << 16)
+                    .zip(values.par_chunks(2 << 16))
+                    .for_each(|(out, pairs)| {
+                        for (o, p) in out.iter_mut().zip(pairs.chunks_exact(2)) {
+                            *o = Value::new(p[0], p[1]).score() as u8;
+                        }
+                    });
                 drop(values);
                 scores
             }

@@ -111,7 +111,7 @@ pub fn stats(tb: &Tablebase) -> Vec<LevelReport> {
     present_levels(tb)
         .into_iter()
         .map(|level| {
-            let s = LevelStats::of(level, tb.variant(), &|r| tb.value_at(level, r));
+            let s = LevelStats::of(level, tb.variant(), |r| tb.value_at(level, r));
             let histogram = s
                 .histogram
                 .iter()
