@@ -25,6 +25,7 @@ pub mod perft;
 pub mod position;
 pub mod report;
 pub mod rules;
+pub mod search;
 pub mod side;
 pub mod tb;
 

@@ -3,13 +3,13 @@
 use std::io::IsTerminal;
 use std::path::PathBuf;
 use std::process::ExitCode;
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use anyhow::{Context, Result};
 use clap::{Args, Parser, Subcommand};
 
 use oware::ogn::GameRecord;
-use oware::{Game, Position, Rules, Variant, format_moves, parse_moves, report, tb};
+use oware::{Game, Position, Rules, Variant, format_moves, parse_moves, report, search, tb};
 
 const EXAMPLES: &str = "Examples:
   oware show                                   the start position
@@ -39,6 +39,62 @@ enum Command {
     Verify(VerifyArgs),
     /// Per-level statistics of the tables.
     Stats(StatsArgs),
+    /// Search a position and print the best move.
+    Bestmove(BestmoveArgs),
+    /// A score and principal variation for every legal move.
+    Analyze(BestmoveArgs),
+    /// Search a fixed suite of positions and print node counts and speed.
+    Bench(BenchArgs),
+}
+
+#[derive(Args, Clone)]
+struct EngineArgs {
+    /// Search threads.
+    #[arg(long, default_value_t = 1)]
+    threads: usize,
+    /// Transposition table size in MiB.
+    #[arg(long, default_value_t = 64)]
+    hash: usize,
+    /// Endgame table folder (used when it exists).
+    #[arg(long, default_value = "databases")]
+    db: PathBuf,
+    /// Do not use endgame tables.
+    #[arg(long)]
+    no_db: bool,
+}
+
+#[derive(Args)]
+struct BestmoveArgs {
+    /// Position string or `startpos` (the default).
+    position: Option<String>,
+    /// Moves played from the position (their history counts for repetitions).
+    #[arg(long, value_name = "LIST")]
+    moves: Option<String>,
+    /// Search to this depth.
+    #[arg(long, conflicts_with = "movetime")]
+    depth: Option<u32>,
+    /// Search for this many milliseconds (default 3000 when no depth is given).
+    #[arg(long, value_name = "MS")]
+    movetime: Option<u64>,
+    /// Print the result as one JSON object.
+    #[arg(long)]
+    json: bool,
+    #[command(flatten)]
+    engine: EngineArgs,
+    #[command(flatten)]
+    rules: RulesArgs,
+}
+
+#[derive(Args)]
+struct BenchArgs {
+    /// Search each position to this depth (default 14).
+    #[arg(long, conflicts_with = "movetime")]
+    depth: Option<u32>,
+    /// Search each position for this many milliseconds instead.
+    #[arg(long, value_name = "MS")]
+    movetime: Option<u64>,
+    #[command(flatten)]
+    engine: EngineArgs,
 }
 
 #[derive(Args)]
@@ -382,6 +438,159 @@ fn stats(args: StatsArgs) -> Result<()> {
     Ok(())
 }
 
+fn make_engine(args: &EngineArgs, variant: Variant) -> Result<search::Engine> {
+    let tables = if args.no_db || !args.db.is_dir() {
+        None
+    } else {
+        let tables = open_tables(&args.db, variant)?;
+        tables.complete_up_to().map(|_| std::sync::Arc::new(tables))
+    };
+    Ok(search::Engine::new(args.hash, args.threads, tables))
+}
+
+fn game_from(position: Option<&str>, moves: Option<&str>, rules: Rules) -> Result<Game> {
+    let mut game = Game::new(parse_position(position)?, rules);
+    if let Some(list) = moves {
+        for (i, mv) in parse_moves(list)
+            .context("bad move list")?
+            .into_iter()
+            .enumerate()
+        {
+            game.play(mv)
+                .with_context(|| format!("move {} ({mv}) cannot be played", i + 1))?;
+        }
+    }
+    Ok(game)
+}
+
+fn limits_from(depth: Option<u32>, movetime: Option<u64>, default_ms: u64) -> search::Limits {
+    match (depth, movetime) {
+        (Some(d), _) => search::Limits::depth(d),
+        (None, ms) => search::Limits::movetime(Duration::from_millis(ms.unwrap_or(default_ms))),
+    }
+}
+
+fn bestmove(args: BestmoveArgs) -> Result<()> {
+    let rules = args.rules.rules();
+    let game = game_from(args.position.as_deref(), args.moves.as_deref(), rules)?;
+    let engine = make_engine(&args.engine, rules.variant)?;
+    let limits = limits_from(args.depth, args.movetime, 3000);
+    let json = args.json;
+    let result = engine.search(&game, &limits, |it| {
+        if !json {
+            println!("{}", search::report::iteration_line(it));
+        }
+    })?;
+    if json {
+        println!("{}", search::report::result_json(&result));
+    } else {
+        let best = result.best.map_or("none".to_string(), |m| m.to_string());
+        println!("bestmove {best}");
+    }
+    Ok(())
+}
+
+fn analyze(args: BestmoveArgs) -> Result<()> {
+    let rules = args.rules.rules();
+    let game = game_from(args.position.as_deref(), args.moves.as_deref(), rules)?;
+    if let Some(outcome) = game.outcome() {
+        anyhow::bail!("the game is over ({})", outcome.reason);
+    }
+    let engine = make_engine(&args.engine, rules.variant)?;
+    let mut rows = Vec::new();
+    for mv in game.legal_moves() {
+        let mut child = game.clone();
+        child.play(mv)?;
+        let (score, pv, depth) = match child.outcome() {
+            Some(o) => {
+                let me = game.position().side_to_move();
+                let s = match o.winner {
+                    Some(w) if w == me => search::WIN - 1,
+                    Some(_) => -search::WIN + 1,
+                    None => 0,
+                };
+                (s, vec![], 0)
+            }
+            None => {
+                let limits = limits_from(
+                    args.depth.map(|d| d.saturating_sub(1).max(1)),
+                    args.movetime,
+                    1000,
+                );
+                let r = engine.search(&child, &limits, |_| {})?;
+                let score = -r.last.score;
+                // Proven scores count plies from the child: one more from here.
+                let score = if score.abs() >= search::PROVEN {
+                    score - score.signum()
+                } else {
+                    score
+                };
+                (score, r.last.pv, r.last.depth + 1)
+            }
+        };
+        rows.push((mv, score, depth, pv));
+    }
+    rows.sort_by_key(|r| std::cmp::Reverse(r.1));
+    if args.json {
+        let list: Vec<_> = rows
+            .iter()
+            .map(|(mv, score, depth, pv)| {
+                serde_json::json!({"move": mv.to_string(), "score": f64::from(*score) / 100.0,
+                    "depth": depth, "pv": format_moves(pv)})
+            })
+            .collect();
+        println!("{}", serde_json::Value::Array(list));
+    } else {
+        for (mv, score, depth, pv) in rows {
+            println!(
+                "{mv}  {:>11}  depth {depth:>2}  pv {}",
+                search::report::format_score(score),
+                format_moves(&pv)
+            );
+        }
+    }
+    Ok(())
+}
+
+fn bench(args: BenchArgs) -> Result<()> {
+    let engine = make_engine(&args.engine, Variant::Abapa)?;
+    let limits = limits_from(
+        Some(args.depth.unwrap_or(14)).filter(|_| args.movetime.is_none()),
+        args.movetime,
+        1000,
+    );
+    let suite = search::bench::suite();
+    let mut total_nodes = 0u64;
+    let mut total_time = Duration::ZERO;
+    let mut depths = 0u64;
+    for (i, (name, pos)) in suite.iter().enumerate() {
+        engine.clear();
+        let game = Game::new(*pos, Rules::ABAPA);
+        let r = engine.search(&game, &limits, |_| {})?;
+        total_nodes += r.last.nodes;
+        total_time += r.last.time;
+        depths += u64::from(r.last.depth);
+        println!(
+            "{:>2} {name:<14} depth {:>2}  nodes {:>10}  time {:>6} ms  nps {:>9}  best {}  score {}",
+            i + 1,
+            r.last.depth,
+            r.last.nodes,
+            r.last.time.as_millis(),
+            search::report::nps(r.last.nodes, r.last.time),
+            r.best.map_or("-".into(), |m| m.to_string()),
+            search::report::format_score(r.last.score),
+        );
+    }
+    println!(
+        "total: {} positions, {total_nodes} nodes, {:.3} s, {} nps, mean depth {:.1}",
+        suite.len(),
+        total_time.as_secs_f64(),
+        search::report::nps(total_nodes, total_time),
+        depths as f64 / suite.len() as f64
+    );
+    Ok(())
+}
+
 fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match cli.command {
@@ -396,6 +605,9 @@ fn main() -> ExitCode {
         Some(Command::Probe(args)) => probe(args),
         Some(Command::Verify(args)) => verify(args),
         Some(Command::Stats(args)) => stats(args),
+        Some(Command::Bestmove(args)) => bestmove(args),
+        Some(Command::Analyze(args)) => analyze(args),
+        Some(Command::Bench(args)) => bench(args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

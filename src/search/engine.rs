@@ -1,0 +1,256 @@
+//! The engine: iterative deepening with aspiration windows over worker
+//! threads sharing one transposition table (Lazy SMP).
+
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+use super::eval::EvalParams;
+use super::limits::Limits;
+use super::tt::TranspositionTable;
+use super::worker::{INFINITE, MAX_PLY, Shared, Worker, is_proven};
+use crate::tb::Tablebase;
+use crate::{Game, Move, Position};
+
+/// One finished iteration of the main thread.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Iteration {
+    /// Nominal depth.
+    pub depth: u32,
+    /// Score in centiseeds for the side to move (±30000 − plies for proven
+    /// wins and losses).
+    pub score: i32,
+    /// Nodes of all threads so far.
+    pub nodes: u64,
+    /// Time since the search started.
+    pub time: Duration,
+    /// The principal variation.
+    pub pv: Vec<Move>,
+    /// Table probes so far.
+    pub tb_hits: u64,
+}
+
+/// The result of a search.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SearchResult {
+    /// The move to play (`None` only when the game is over).
+    pub best: Option<Move>,
+    /// The last completed iteration (depth 0 when the move was forced).
+    pub last: Iteration,
+}
+
+/// Why a search cannot start.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum SearchError {
+    /// The game has ended.
+    #[error("the game is over ({0}); there is no move to search")]
+    GameOver(crate::EndReason),
+}
+
+/// A reusable engine: transposition table, tables and settings.
+pub struct Engine {
+    tt: TranspositionTable,
+    tables: Option<Arc<Tablebase>>,
+    threads: usize,
+    stop: Arc<AtomicBool>,
+    /// Evaluation weights.
+    pub params: EvalParams,
+}
+
+impl Engine {
+    /// An engine with a `hash_mib` MiB table and `threads` threads.
+    pub fn new(hash_mib: usize, threads: usize, tables: Option<Arc<Tablebase>>) -> Engine {
+        Engine {
+            tt: TranspositionTable::new(hash_mib),
+            tables,
+            threads: threads.max(1),
+            stop: Arc::new(AtomicBool::new(false)),
+            params: EvalParams::DEFAULT,
+        }
+    }
+
+    /// Resizes the transposition table (clearing it).
+    pub fn set_hash(&mut self, mib: usize) {
+        self.tt = TranspositionTable::new(mib);
+    }
+
+    /// Sets the number of threads.
+    pub fn set_threads(&mut self, threads: usize) {
+        self.threads = threads.max(1);
+    }
+
+    /// Uses these tables (or none).
+    pub fn set_tables(&mut self, tables: Option<Arc<Tablebase>>) {
+        self.tables = tables;
+    }
+
+    /// Forgets everything learnt (a new game).
+    pub fn clear(&self) {
+        self.tt.clear();
+    }
+
+    /// A flag that stops the running search when set.
+    pub fn stop_flag(&self) -> Arc<AtomicBool> {
+        Arc::clone(&self.stop)
+    }
+
+    /// Searches the current position of `game`, calling `on_iteration`
+    /// after each completed iteration of the main thread.
+    pub fn search(
+        &self,
+        game: &Game,
+        limits: &Limits,
+        mut on_iteration: impl FnMut(&Iteration),
+    ) -> Result<SearchResult, SearchError> {
+        let start = Instant::now();
+        if let Some(outcome) = game.outcome() {
+            return Err(SearchError::GameOver(outcome.reason));
+        }
+        self.stop.store(false, Relaxed);
+        let root = *game.position();
+        let legal = game.legal_moves();
+        if legal.len() == 1 {
+            let last = Iteration {
+                depth: 0,
+                score: 0,
+                nodes: 0,
+                time: start.elapsed(),
+                pv: vec![legal[0]],
+                tb_hits: 0,
+            };
+            on_iteration(&last);
+            return Ok(SearchResult {
+                best: Some(legal[0]),
+                last,
+            });
+        }
+        self.tt.new_search();
+        let deadlines = limits.deadlines(start);
+        let nodes = AtomicU64::new(0);
+        let tb_hits = AtomicU64::new(0);
+        let shared = Shared {
+            tt: &self.tt,
+            tables: self.tables.as_deref(),
+            stop: &self.stop,
+            nodes: &nodes,
+            tb_hits: &tb_hits,
+            hard_deadline: deadlines.hard,
+            node_limit: limits.nodes,
+            params: self.params,
+            rules: *game.rules(),
+        };
+        let history = game_history(game);
+        let max_depth = limits
+            .depth
+            .unwrap_or(MAX_PLY as u32 - 8)
+            .min(MAX_PLY as u32 - 8);
+        let result: Mutex<Option<Iteration>> = Mutex::new(None);
+        std::thread::scope(|scope| {
+            for helper in 1..self.threads {
+                let shared = &shared;
+                let history = &history;
+                scope.spawn(move || {
+                    let mut worker = Worker::new(shared, history);
+                    // Helpers start at staggered depths so they spread over
+                    // the tree and fill the table ahead of the main thread.
+                    let mut depth = 1 + (helper % 2) as u32;
+                    while !worker.aborted && !shared.stop.load(Relaxed) && depth <= max_depth + 2 {
+                        worker.search(&root, depth as i32, -INFINITE, INFINITE, 0, 0);
+                        depth += 1;
+                    }
+                    worker.flush();
+                });
+            }
+            let mut worker = Worker::new(&shared, &history);
+            let mut previous: Option<i32> = None;
+            for depth in 1..=max_depth {
+                let Some(score) = aspiration(&mut worker, &root, depth as i32, previous) else {
+                    break;
+                };
+                worker.flush();
+                previous = Some(score);
+                let iteration = Iteration {
+                    depth,
+                    score,
+                    nodes: nodes.load(Relaxed),
+                    time: start.elapsed(),
+                    pv: worker.pv[0].clone(),
+                    tb_hits: tb_hits.load(Relaxed),
+                };
+                on_iteration(&iteration);
+                let proven_done = is_proven(score) && depth as i32 > (super::WIN - score.abs()) + 2;
+                *result.lock().expect("no panic while locked") = Some(iteration);
+                if proven_done || deadlines.soft.is_some_and(|s| Instant::now() >= s) {
+                    break;
+                }
+            }
+            self.stop.store(true, Relaxed);
+        });
+        let last = result
+            .into_inner()
+            .expect("no panic while locked")
+            .unwrap_or_else(|| {
+                // Stopped before depth 1 finished: any legal move.
+                Iteration {
+                    depth: 0,
+                    score: 0,
+                    nodes: nodes.load(Relaxed),
+                    time: start.elapsed(),
+                    pv: vec![legal[0]],
+                    tb_hits: 0,
+                }
+            });
+        let best = last.pv.first().copied().or(Some(legal[0]));
+        Ok(SearchResult {
+            best,
+            last: Iteration {
+                nodes: nodes.load(Relaxed),
+                time: start.elapsed(),
+                ..last
+            },
+        })
+    }
+}
+
+/// The positions since the last capture, the current one last.
+fn game_history(game: &Game) -> Vec<Position> {
+    let mut positions = vec![*game.start()];
+    let mut replay = Game::new(*game.start(), *game.rules());
+    for &mv in game.moves() {
+        let captured = replay.play(mv).expect("a game's own moves replay");
+        if captured > 0 {
+            positions.clear();
+        }
+        positions.push(*replay.position());
+    }
+    positions
+}
+
+/// One iteration with an aspiration window around the previous score;
+/// `None` if the search was stopped before it finished.
+fn aspiration(
+    worker: &mut Worker,
+    root: &Position,
+    depth: i32,
+    previous: Option<i32>,
+) -> Option<i32> {
+    let mut delta = 60;
+    let (mut alpha, mut beta) = match previous {
+        Some(p) if depth >= 4 && !is_proven(p) => (p - delta, p + delta),
+        _ => (-INFINITE, INFINITE),
+    };
+    loop {
+        let score = worker.search(root, depth, alpha, beta, 0, 0);
+        if worker.aborted {
+            return None;
+        }
+        if score <= alpha && alpha > -INFINITE {
+            alpha = (score - delta).max(-INFINITE);
+        } else if score >= beta && beta < INFINITE {
+            beta = (score + delta).min(INFINITE);
+        } else {
+            return Some(score);
+        }
+        delta *= 4;
+    }
+}

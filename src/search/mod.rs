@@ -1,0 +1,16 @@
+//! The searcher: alpha-beta with a transposition table, probing the
+//! endgame tables, on one or more threads.
+
+pub mod bench;
+pub mod engine;
+pub mod eval;
+pub mod limits;
+pub mod report;
+pub mod tt;
+pub mod worker;
+pub mod zobrist;
+
+pub use engine::{Engine, Iteration, SearchError, SearchResult};
+pub use eval::EvalParams;
+pub use limits::{Clock, Limits};
+pub use worker::{PROVEN, WIN};

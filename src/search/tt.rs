@@ -1,0 +1,192 @@
+//! The transposition table: shared by all search threads, lock-free.
+//!
+//! Each entry is two `AtomicU64`s: the data word and the key XOR the data,
+//! so a torn write (another thread storing between our two loads) fails the
+//! key check instead of returning another position's data.
+
+use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
+
+/// Whether a stored score is exact or a bound.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Bound {
+    /// No score, only a move.
+    None = 0,
+    /// The score is a lower bound (fail high).
+    Lower = 1,
+    /// The score is an upper bound (fail low).
+    Upper = 2,
+    /// The exact score.
+    Exact = 3,
+}
+
+/// What the table holds for a position.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct Entry {
+    /// The score, adjusted for proven results as seen from this position.
+    pub score: i16,
+    /// The depth the score was searched to.
+    pub depth: u8,
+    /// The kind of score.
+    pub bound: Bound,
+    /// The best move's house (0..5), if any.
+    pub house: Option<u8>,
+    generation: u8,
+}
+
+impl Entry {
+    /// A new entry.
+    pub fn new(score: i16, depth: u8, bound: Bound, house: Option<u8>) -> Entry {
+        Entry {
+            score,
+            depth,
+            bound,
+            house,
+            generation: 0,
+        }
+    }
+
+    fn pack(self) -> u64 {
+        (self.score as u16 as u64)
+            | (u64::from(self.depth) << 16)
+            | ((self.bound as u64) << 24)
+            | (u64::from(self.house.unwrap_or(7)) << 26)
+            | (u64::from(self.generation) << 32)
+    }
+
+    fn unpack(word: u64) -> Entry {
+        let house = ((word >> 26) & 7) as u8;
+        Entry {
+            score: word as u16 as i16,
+            depth: (word >> 16) as u8,
+            bound: match (word >> 24) & 3 {
+                1 => Bound::Lower,
+                2 => Bound::Upper,
+                3 => Bound::Exact,
+                _ => Bound::None,
+            },
+            house: (house < 6).then_some(house),
+            generation: (word >> 32) as u8,
+        }
+    }
+}
+
+#[repr(C, align(16))]
+struct Slot {
+    check: AtomicU64,
+    data: AtomicU64,
+}
+
+const _: () = assert!(std::mem::size_of::<Slot>() == 16);
+
+/// Slots per bucket: a key may live in any of them.
+const WAYS: usize = 4;
+
+/// A fixed-size table of `2^k` buckets of four 16-byte slots.
+pub struct TranspositionTable {
+    slots: Vec<Slot>,
+    mask: usize,
+    generation: AtomicU64,
+}
+
+impl TranspositionTable {
+    /// A table of at most `mib` MiB (at least one bucket).
+    pub fn new(mib: usize) -> TranspositionTable {
+        let bytes = mib.max(1) << 20;
+        let buckets = (bytes / (16 * WAYS)).next_power_of_two() / 2;
+        let buckets = buckets.max(1);
+        let slots = (0..buckets * WAYS)
+            .map(|_| Slot {
+                check: AtomicU64::new(0),
+                data: AtomicU64::new(0),
+            })
+            .collect();
+        TranspositionTable {
+            slots,
+            mask: buckets - 1,
+            generation: AtomicU64::new(0),
+        }
+    }
+
+    /// Size in bytes.
+    pub fn bytes(&self) -> usize {
+        self.slots.len() * 16
+    }
+
+    /// Empties the table.
+    pub fn clear(&self) {
+        for s in &self.slots {
+            s.check.store(0, Relaxed);
+            s.data.store(0, Relaxed);
+        }
+    }
+
+    /// Starts a new search: older entries become preferred for replacement.
+    pub fn new_search(&self) {
+        self.generation.fetch_add(1, Relaxed);
+    }
+
+    fn bucket(&self, key: u64) -> &[Slot] {
+        let b = (key as usize) & self.mask;
+        &self.slots[b * WAYS..b * WAYS + WAYS]
+    }
+
+    /// Asks the processor to start loading the bucket of `key`, so that a
+    /// probe a little later does not wait for memory.
+    #[inline]
+    pub fn prefetch(&self, key: u64) {
+        #[cfg(target_arch = "x86_64")]
+        {
+            use std::arch::x86_64::{_MM_HINT_T0, _mm_prefetch};
+            let ptr = self.bucket(key).as_ptr().cast::<i8>();
+            // SAFETY: prefetching is only a hint; it never faults and does not
+            // change memory, and `ptr` points into the live slot vector.
+            unsafe { _mm_prefetch::<_MM_HINT_T0>(ptr) };
+        }
+        #[cfg(not(target_arch = "x86_64"))]
+        let _ = key;
+    }
+
+    /// The entry for `key`, if present (verified against the full key).
+    #[inline]
+    pub fn probe(&self, key: u64) -> Option<Entry> {
+        for slot in self.bucket(key) {
+            let data = slot.data.load(Relaxed);
+            if slot.check.load(Relaxed) ^ data == key && data != 0 {
+                return Some(Entry::unpack(data));
+            }
+        }
+        None
+    }
+
+    /// Stores an entry, replacing the same key, else the shallowest entry of
+    /// an older search, else the shallowest entry.
+    #[inline]
+    pub fn store(&self, key: u64, mut entry: Entry) {
+        let generation = self.generation.load(Relaxed) as u8;
+        entry.generation = generation;
+        let bucket = self.bucket(key);
+        let mut victim = 0;
+        let mut worst = i32::MAX;
+        for (i, slot) in bucket.iter().enumerate() {
+            let data = slot.data.load(Relaxed);
+            if slot.check.load(Relaxed) ^ data == key || data == 0 {
+                victim = i;
+                // Keep a deeper move-bearing entry's move if this one has none.
+                if data != 0 && entry.house.is_none() {
+                    entry.house = Entry::unpack(data).house;
+                }
+                break;
+            }
+            let old = Entry::unpack(data);
+            let age = i32::from(generation.wrapping_sub(old.generation));
+            let worth = i32::from(old.depth) - 8 * age;
+            if worth < worst {
+                worst = worth;
+                victim = i;
+            }
+        }
+        let data = entry.pack();
+        bucket[victim].data.store(data, Relaxed);
+        bucket[victim].check.store(key ^ data, Relaxed);
+    }
+}

@@ -1,0 +1,177 @@
+//! `oware build`, `probe`, `verify` and `stats` from the command line.
+
+use std::path::Path;
+use std::process::{Command, Output};
+
+fn oware(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_oware"))
+        .args(args)
+        .output()
+        .expect("run oware")
+}
+
+fn ok(args: &[&str]) -> String {
+    let out = oware(args);
+    assert!(
+        out.status.success(),
+        "{args:?}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8_lossy(&out.stdout).into_owned()
+}
+
+fn fails(args: &[&str], needle: &str) {
+    let out = oware(args);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{args:?}: {err}");
+    assert!(err.contains(needle), "{args:?}: '{err}' lacks '{needle}'");
+    assert!(!err.contains("panicked"), "{err}");
+    assert_eq!(err.trim().lines().count(), 1, "not one line: {err}");
+}
+
+fn build(dir: &Path, max: &str) -> String {
+    ok(&[
+        "build",
+        "--max-seeds",
+        max,
+        "--dir",
+        dir.to_str().unwrap(),
+        "--quiet",
+    ])
+}
+
+#[test]
+fn build_probe_verify_stats() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path().to_str().unwrap();
+    let out = build(tmp.path(), "8");
+    assert!(
+        out.contains("level  4:          1365 boards  exact  72.8%"),
+        "{out}"
+    );
+    assert!(
+        out.contains("level  8:         75504 boards  exact  61.1%"),
+        "{out}"
+    );
+    // A second run keeps everything.
+    let again = build(tmp.path(), "8");
+    assert_eq!(again.matches("already built").count(), 9, "{again}");
+
+    // North to move, 5 seeds: the side to move (North) has f = 1 and e = 1.
+    let pos = "1-0-2-0-0-0-0-0-0-0-1-1-20-23-N";
+    let v: serde_json::Value =
+        serde_json::from_str(&ok(&["probe", pos, "--dir", dir, "--json"])).unwrap();
+    assert_eq!(v["seeds"], 5);
+    let (gm, gn) = (v["gm"].as_u64().unwrap(), v["gn"].as_u64().unwrap());
+    assert!(gm + gn <= 5);
+    assert_eq!(v["exact"], gm + gn == 5);
+    let moves = v["moves"].as_array().unwrap();
+    let letters: Vec<&str> = moves.iter().map(|m| m["move"].as_str().unwrap()).collect();
+    assert_eq!(letters, ["e", "f"]);
+    // The position's gM is the best of its moves' gM.
+    let best = moves
+        .iter()
+        .map(|m| m["gm"].as_u64().unwrap())
+        .max()
+        .unwrap();
+    assert_eq!(best, gm);
+    let text = ok(&["probe", pos, "--dir", dir]);
+    assert!(text.contains("seeds 5:"), "{text}");
+
+    let out = ok(&["verify", "--dir", dir]);
+    assert_eq!(out.matches(": ok").count(), 9, "{out}");
+    let out = ok(&["verify", "--dir", dir, "--level", "8", "--sample", "100"]);
+    assert!(out.contains("100 boards re-checked"), "{out}");
+
+    let v: serde_json::Value =
+        serde_json::from_str(&ok(&["stats", "--dir", dir, "--json"])).unwrap();
+    assert_eq!(v["rules"], "abapa");
+    let levels = v["levels"].as_array().unwrap();
+    assert_eq!(levels.len(), 9);
+    assert_eq!(levels[4]["exact"], 994);
+    let total: u64 = levels[8]["histogram"]
+        .as_object()
+        .unwrap()
+        .values()
+        .map(|c| c.as_u64().unwrap())
+        .sum();
+    assert_eq!(total, 75504);
+}
+
+#[test]
+fn missing_corrupt_and_mismatched_tables_fail_clearly() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path().to_str().unwrap();
+    build(tmp.path(), "6");
+    fails(
+        &["probe", "4-4-4-0-0-0-0-0-0-0-0-0-0-0-S", "--dir", dir],
+        "abapa-12.owt: table not built",
+    );
+    // A table of other rules under the Awari name.
+    std::fs::copy(
+        tmp.path().join("abapa-03.owt"),
+        tmp.path().join("awari-03.owt"),
+    )
+    .unwrap();
+    fails(
+        &[
+            "probe",
+            "1-1-1-0-0-0-0-0-0-0-0-0-0-0-S",
+            "--dir",
+            dir,
+            "--rules",
+            "awari",
+        ],
+        "built for rules abapa",
+    );
+    // One flipped byte in a payload.
+    let path = tmp.path().join("abapa-06.owt");
+    let mut bytes = std::fs::read(&path).unwrap();
+    let at = bytes.len() - 7;
+    bytes[at] ^= 0x10;
+    std::fs::write(&path, &bytes).unwrap();
+    fails(&["verify", "--dir", dir], "checksum mismatch");
+    fails(
+        &["probe", "1-1-1-1-1-0-0-0-0-0-0-1-0-0-S", "--dir", dir],
+        "checksum mismatch",
+    );
+    // Truncated: refused on opening, and rebuilt by the next build.
+    std::fs::write(&path, &bytes[..bytes.len() / 2]).unwrap();
+    fails(&["stats", "--dir", dir], "truncated");
+    let out = build(tmp.path(), "6");
+    assert!(
+        out.contains("level  6:") && !out.contains("level  6: 12375 boards  exact  82.2%  already"),
+        "{out}"
+    );
+    ok(&["verify", "--dir", dir]);
+    fails(&["build", "--max-seeds", "49", "--dir", dir], "at most 48");
+    fails(
+        &["verify", "--dir", "/nonexistent/tables"],
+        "no abapa tables",
+    );
+}
+
+#[test]
+fn a_killed_build_resumes() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path().to_str().unwrap();
+    let mut child = Command::new(env!("CARGO_BIN_EXE_oware"))
+        .args(["build", "--max-seeds", "12", "--dir", dir, "--quiet"])
+        .stdout(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    std::thread::sleep(std::time::Duration::from_millis(400));
+    let _ = child.kill();
+    let _ = child.wait();
+    // Whatever was written is either complete or absent.
+    for entry in std::fs::read_dir(tmp.path()).unwrap() {
+        let name = entry.unwrap().file_name().into_string().unwrap();
+        assert!(
+            name.ends_with(".owt") || name.ends_with(".owt.tmp"),
+            "{name}"
+        );
+    }
+    build(tmp.path(), "12");
+    let out = ok(&["verify", "--dir", dir]);
+    assert_eq!(out.matches(": ok").count(), 13, "{out}");
+}
