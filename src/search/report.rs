@@ -6,12 +6,14 @@ use super::engine::{Iteration, SearchResult};
 use super::worker::{PROVEN, WIN};
 use crate::format_moves;
 
-/// A score for people: seeds with a sign, or "win in N" / "loss in N" plies.
+/// A score for people: seeds with a sign, or a proven result and the ply
+/// of the principal variation where it is proven (the game ends there, or
+/// the endgame tables settle it).
 pub fn format_score(score: i32) -> String {
     if score >= PROVEN {
-        format!("win in {}", WIN - score)
+        format!("win@{}", WIN - score)
     } else if score <= -PROVEN {
-        format!("loss in {}", WIN + score)
+        format!("loss@{}", WIN + score)
     } else {
         format!("{:+.2}", f64::from(score) / 100.0)
     }
