@@ -91,35 +91,45 @@ pub enum MoveError {
     GameOver(EndReason),
 }
 
+/// `SOWING[origin][seeds]`: what sowing `seeds` seeds from `origin` adds
+/// to each pit, as a little-endian `u128` of twelve bytes, and the pit where
+/// the last seed falls. Built at compile time by sowing seed by seed.
+const SOWING: [[(u128, u8); 49]; 12] = {
+    let mut table = [[(0u128, 0u8); 49]; 12];
+    let mut origin = 0;
+    while origin < 12 {
+        let mut inc = 0u128;
+        let mut pit = origin;
+        let mut seeds = 1;
+        while seeds <= 48 {
+            // The next pit, skipping the origin on every lap.
+            pit = (pit + 1) % 12;
+            if pit == origin {
+                pit = (pit + 1) % 12;
+            }
+            inc += 1u128 << (8 * pit);
+            table[origin][seeds] = (inc, pit as u8);
+            seeds += 1;
+        }
+        origin += 1;
+    }
+    table
+};
+
 /// Sows the seeds of `origin` and returns the pit where the last seed fell.
-/// `pits[origin]` must be non-zero.
+/// `pits[origin]` must be non-zero and the board hold at most 48 seeds.
 #[inline]
 pub fn sow(pits: &mut [u8; 12], origin: usize) -> usize {
-    let seeds = pits[origin] as usize;
-    debug_assert!(seeds > 0);
-    pits[origin] = 0;
-    // Each full lap puts one seed in each of the eleven other pits; the
-    // remainder (at most 10) then fills the next pits, never reaching the
-    // origin again. With no remainder the last seed of the last lap fell in
-    // the pit just before the origin.
-    let laps = (seeds / 11) as u8;
-    let rest = seeds % 11;
-    if laps > 0 {
-        for p in pits.iter_mut() {
-            *p += laps;
-        }
-        pits[origin] = 0;
-    }
-    let mut pit = origin;
-    for _ in 0..rest {
-        pit = if pit == 11 { 0 } else { pit + 1 };
-        pits[pit] += 1;
-    }
-    if rest == 0 {
-        if origin == 0 { 11 } else { origin - 1 }
-    } else {
-        pit
-    }
+    let seeds = pits[origin];
+    debug_assert!(seeds > 0 && seeds <= 48);
+    let (inc, last) = SOWING[origin][seeds as usize];
+    let mut bytes = [0u8; 16];
+    bytes[..12].copy_from_slice(pits);
+    // No byte overflows (at most 48 seeds), so bytes never carry into each
+    // other: one wide subtraction empties the origin, one addition sows.
+    let board = u128::from_le_bytes(bytes) - (u128::from(seeds) << (8 * origin)) + inc;
+    pits.copy_from_slice(&board.to_le_bytes()[..12]);
+    last as usize
 }
 
 /// The seeds a capture ending at `last` would take, and the first pit of the

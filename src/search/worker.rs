@@ -69,6 +69,18 @@ struct Candidate {
     child: Position,
     captured: u8,
     order: i32,
+    /// The child's board key.
+    key: u64,
+}
+
+impl Candidate {
+    const EMPTY: Candidate = Candidate {
+        mv: Move::new(0),
+        child: Position::START,
+        captured: 0,
+        order: 0,
+        key: 0,
+    };
 }
 
 impl<'a> Worker<'a> {
@@ -180,8 +192,8 @@ impl<'a> Worker<'a> {
         Some(Err((lower, upper)))
     }
 
-    /// The legal `moves` of `pos` (but `skip`) with their children,
-    /// best-looking first.
+    /// Fills `list` with the legal `moves` of `pos` (but `skip`) and their
+    /// children, best-looking first; returns how many.
     fn candidates(
         &self,
         pos: &Position,
@@ -189,15 +201,10 @@ impl<'a> Worker<'a> {
         skip: Option<u8>,
         ply: usize,
         prefetch: bool,
-    ) -> ([Candidate; 6], usize) {
+        list: &mut [Candidate; 6],
+    ) -> usize {
         let variant = self.shared.rules.variant;
         let side = pos.side_to_move().index();
-        let mut list = [Candidate {
-            mv: Move::new(0),
-            child: *pos,
-            captured: 0,
-            order: 0,
-        }; 6];
         let mut len = 0;
         for &mv in moves.iter() {
             let house = mv.house() as u8;
@@ -205,8 +212,9 @@ impl<'a> Worker<'a> {
                 continue;
             }
             let (child, captured) = pos.after(mv, variant);
+            let key = board_key(&child);
             if prefetch {
-                self.shared.tt.prefetch(full_key(&child, board_key(&child)));
+                self.shared.tt.prefetch(full_key(&child, key));
             }
             let order = if captured > 0 {
                 (1 << 20) + i32::from(captured)
@@ -217,16 +225,18 @@ impl<'a> Worker<'a> {
             } else {
                 self.history[side][house as usize].min((1 << 18) - 1)
             };
-            list[len] = Candidate {
-                mv,
-                child,
-                captured,
-                order,
-            };
+            list[len] = Candidate { mv, child, captured, order, key };
             len += 1;
         }
-        list[..len].sort_unstable_by_key(|c| std::cmp::Reverse(c.order));
-        (list, len)
+        // Insertion sort: at most six moves.
+        for i in 1..len {
+            let mut j = i;
+            while j > 0 && list[j - 1].order < list[j].order {
+                list.swap(j - 1, j);
+                j -= 1;
+            }
+        }
+        len
     }
 
     /// Scores of proven results are stored relative to the node.
@@ -258,6 +268,21 @@ impl<'a> Worker<'a> {
         &mut self,
         pos: &Position,
         depth: i32,
+        alpha: i32,
+        beta: i32,
+        ply: usize,
+        captured: u8,
+    ) -> i32 {
+        self.search_keyed(pos, board_key(pos), depth, alpha, beta, ply, captured)
+    }
+
+    /// [`Worker::search`] with the board key of `pos` already known.
+    #[allow(clippy::too_many_arguments)]
+    fn search_keyed(
+        &mut self,
+        pos: &Position,
+        key: u64,
+        depth: i32,
         mut alpha: i32,
         mut beta: i32,
         ply: usize,
@@ -273,7 +298,6 @@ impl<'a> Worker<'a> {
         }
         let variant = self.shared.rules.variant;
         // The game may have ended with the move that led here.
-        let key = board_key(pos);
         if ply > 0 {
             if pos.stores().iter().any(|&s| s >= WINNING_SEEDS) {
                 let me = pos.side_to_move();
@@ -386,23 +410,21 @@ impl<'a> Worker<'a> {
             .filter(|m| !in_capture_search && moves.contains(m));
         let first = tt_move.map(|mv| {
             let (child, captured) = pos.after(mv, variant);
-            Candidate {
-                mv,
-                child,
-                captured,
-                order: 1 << 24,
-            }
+            let key = board_key(&child);
+            Candidate { mv, child, captured, order: 1 << 24, key }
         });
-        let mut rest: Option<([Candidate; 6], usize)> = None;
+        let mut list = [Candidate::EMPTY; 6];
+        let mut len = 0;
+        let mut generated = false;
         if in_capture_search {
-            let (list, len) = self.candidates(pos, &moves, None, ply, false);
+            len = self.candidates(pos, &moves, None, ply, false, &mut list);
+            generated = true;
             let best_capture = list[..len].iter().map(|c| c.captured).max().unwrap_or(0);
             let stand = evaluate(pos, best_capture, &self.shared.params);
             if stand >= *beta || depth <= -CAPTURE_PLIES || ply >= MAX_PLY - 1 {
                 return stand;
             }
             *alpha = (*alpha).max(stand);
-            rest = Some((list, len));
         }
         if ply >= MAX_PLY - 1 {
             return evaluate(pos, 0, &self.shared.params);
@@ -420,10 +442,12 @@ impl<'a> Worker<'a> {
             let c = match pending.take() {
                 Some(c) => c,
                 None => {
-                    let skip = tt_move.map(|m| m.house() as u8);
-                    let (list, len) = rest
-                        .get_or_insert_with(|| self.candidates(pos, &moves, skip, ply, depth > 1));
-                    if next >= *len {
+                    if !generated {
+                        let skip = tt_move.map(|m| m.house() as u8);
+                        len = self.candidates(pos, &moves, skip, ply, depth > 1, &mut list);
+                        generated = true;
+                    }
+                    if next >= len {
                         break;
                     }
                     next += 1;
@@ -437,12 +461,13 @@ impl<'a> Worker<'a> {
             let quiet = c.captured == 0 && c.order < (1 << 18);
             let mut score;
             if searched == 0 {
-                score = -self.search(&c.child, depth - 1, -*beta, -*alpha, ply + 1, c.captured);
+                score = -self.search_keyed(&c.child, c.key, depth - 1, -*beta, -*alpha, ply + 1, c.captured);
             } else {
                 // Late quiet moves are first searched shallower.
                 let reduce = i32::from(depth >= 3 && searched >= 2 && quiet && !in_capture_search);
-                score = -self.search(
+                score = -self.search_keyed(
                     &c.child,
+                    c.key,
                     depth - 1 - reduce,
                     -*alpha - 1,
                     -*alpha,
@@ -450,7 +475,7 @@ impl<'a> Worker<'a> {
                     c.captured,
                 );
                 if score > *alpha && (reduce > 0 || score < *beta) {
-                    score = -self.search(&c.child, depth - 1, -*beta, -*alpha, ply + 1, c.captured);
+                    score = -self.search_keyed(&c.child, c.key, depth - 1, -*beta, -*alpha, ply + 1, c.captured);
                 }
             }
             searched += 1;

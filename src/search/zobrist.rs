@@ -1,62 +1,33 @@
-//! Zobrist keys of positions, from tables generated at compile time.
+//! Hash keys of positions.
+//!
+//! Sowing changes many pits at once, so incremental Zobrist keys buy
+//! nothing here; instead the twelve pit bytes are read as two words and
+//! mixed (the splitmix64 finaliser), which is cheaper than twelve table
+//! look-ups and reads the pits the way sowing wrote them.
 
 use crate::Position;
 
-/// splitmix64, usable in const context.
-const fn splitmix(state: u64) -> (u64, u64) {
-    let s = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
-    let mut z = s;
+#[inline]
+const fn mix(mut z: u64) -> u64 {
     z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
     z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-    (s, z ^ (z >> 31))
+    z ^ (z >> 31)
 }
-
-/// `PITS[pit][seeds]`, then the side and South's store.
-const KEYS: ([[u64; 49]; 12], u64, [u64; 49]) = {
-    let mut pits = [[0u64; 49]; 12];
-    let mut stores = [0u64; 49];
-    let mut state = 0x0DDB_1A5E_5BAD_5EEDu64;
-    let mut p = 0;
-    while p < 12 {
-        let mut s = 0;
-        while s < 49 {
-            let (next, key) = splitmix(state);
-            state = next;
-            pits[p][s] = key;
-            s += 1;
-        }
-        p += 1;
-    }
-    let (next, side) = splitmix(state);
-    state = next;
-    let mut s = 0;
-    while s < 49 {
-        let (next, key) = splitmix(state);
-        state = next;
-        stores[s] = key;
-        s += 1;
-    }
-    (pits, side, stores)
-};
 
 /// The key of the pits and the side to move (what the repetition rule
 /// compares).
 #[inline]
 pub fn board_key(pos: &Position) -> u64 {
-    let mut k = if pos.side_to_move() as usize == 1 {
-        KEYS.1
-    } else {
-        0
-    };
-    for (pit, &s) in pos.pits().iter().enumerate() {
-        k ^= KEYS.0[pit][s as usize];
-    }
-    k
+    let p = pos.pits();
+    let lo = u64::from_le_bytes([p[0], p[1], p[2], p[3], p[4], p[5], p[6], p[7]]);
+    let hi = u64::from(u32::from_le_bytes([p[8], p[9], p[10], p[11]]))
+        | ((pos.side_to_move() as u64) << 32);
+    mix(lo ^ mix(hi ^ 0x9E37_79B9_7F4A_7C15))
 }
 
 /// The full key: pits, side to move and stores (South's store determines
 /// North's, given the seeds on the board).
 #[inline]
 pub fn full_key(pos: &Position, board_key: u64) -> u64 {
-    board_key ^ KEYS.2[pos.stores()[0] as usize]
+    board_key ^ mix(u64::from(pos.stores()[0]) + 0x2545_F491_4F6C_DD1D)
 }
