@@ -94,7 +94,7 @@ pub enum MoveError {
 /// `SOWING[origin][seeds]`: what sowing `seeds` seeds from `origin` adds
 /// to each pit, as a little-endian `u128` of twelve bytes, and the pit where
 /// the last seed falls. Built at compile time by sowing seed by seed.
-const SOWING: [[(u128, u8); 49]; 12] = {
+static SOWING: [[(u128, u8); 49]; 12] = {
     let mut table = [[(0u128, 0u8); 49]; 12];
     let mut origin = 0;
     while origin < 12 {

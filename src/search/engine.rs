@@ -1,7 +1,7 @@
 //! The engine: iterative deepening with aspiration windows over worker
 //! threads sharing one transposition table (Lazy SMP).
 
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
+use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, Ordering::Relaxed};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
@@ -127,8 +127,10 @@ impl Engine {
         self.tt.new_search();
         let deadlines = limits.deadlines(start);
         let nodes = AtomicU64::new(0);
+        let completed_depth = AtomicU32::new(0);
         let tb_hits = AtomicU64::new(0);
         let shared = Shared {
+            completed_depth: &completed_depth,
             tt: &self.tt,
             tables: self.tables.as_deref(),
             stop: &self.stop,
@@ -145,42 +147,77 @@ impl Engine {
             .unwrap_or(MAX_PLY as u32 - 8)
             .min(MAX_PLY as u32 - 8);
         let result: Mutex<Option<Iteration>> = Mutex::new(None);
+        // Every thread deepens on its own, starting each iteration past the
+        // deepest one completed by any thread and abandoning an iteration
+        // that another thread completes first; completed iterations come
+        // here through a channel, in increasing depth.
+        let (sender, receiver) = std::sync::mpsc::channel::<Iteration>();
         std::thread::scope(|scope| {
-            for helper in 1..self.threads {
-                let shared = &shared;
-                let history = &history;
+            for index in 0..self.threads {
+                let (shared, history, sender) = (&shared, &history, sender.clone());
+                let (nodes, tb_hits) = (&nodes, &tb_hits);
                 scope.spawn(move || {
                     let mut worker = Worker::new(shared, history);
-                    // Helpers start at staggered depths so they spread over
-                    // the tree and fill the table ahead of the main thread.
-                    let mut depth = 1 + (helper % 2) as u32;
-                    while !worker.aborted && !shared.stop.load(Relaxed) && depth <= max_depth + 2 {
-                        worker.search(&root, depth as i32, -INFINITE, INFINITE, 0, 0);
-                        depth += 1;
+                    worker.root_rotation = index;
+                    let mut previous: Option<i32> = None;
+                    loop {
+                        // Odd helpers work one iteration ahead.
+                        let done = shared.completed_depth.load(Relaxed);
+                        let depth = done + 1 + u32::from(index % 2 == 1);
+                        if depth > max_depth || shared.stop.load(Relaxed) {
+                            break;
+                        }
+                        worker.depth = depth;
+                        worker.aborted = false;
+                        let Some(score) = aspiration(&mut worker, &root, depth as i32, previous)
+                        else {
+                            if shared.stop.load(Relaxed) {
+                                break;
+                            }
+                            continue;
+                        };
+                        worker.flush();
+                        previous = Some(score);
+                        if shared.completed_depth.fetch_max(depth, Relaxed) < depth {
+                            let _ = sender.send(Iteration {
+                                depth,
+                                score,
+                                nodes: nodes.load(Relaxed),
+                                time: start.elapsed(),
+                                pv: worker.pv[0].clone(),
+                                tb_hits: tb_hits.load(Relaxed),
+                            });
+                        }
                     }
                     worker.flush();
                 });
             }
-            let mut worker = Worker::new(&shared, &history);
-            let mut previous: Option<i32> = None;
-            for depth in 1..=max_depth {
-                let Some(score) = aspiration(&mut worker, &root, depth as i32, previous) else {
-                    break;
-                };
-                worker.flush();
-                previous = Some(score);
-                let iteration = Iteration {
-                    depth,
-                    score,
-                    nodes: nodes.load(Relaxed),
-                    time: start.elapsed(),
-                    pv: worker.pv[0].clone(),
-                    tb_hits: tb_hits.load(Relaxed),
-                };
-                on_iteration(&iteration);
-                let proven_done = is_proven(score) && depth as i32 > (super::WIN - score.abs()) + 2;
-                *result.lock().expect("no panic while locked") = Some(iteration);
-                if proven_done || deadlines.soft.is_some_and(|s| Instant::now() >= s) {
+            drop(sender);
+            let mut reported = 0;
+            loop {
+                let wait = deadlines.soft.map_or(Duration::from_millis(50), |s| {
+                    s.saturating_duration_since(Instant::now())
+                        .min(Duration::from_millis(50))
+                });
+                match receiver.recv_timeout(wait) {
+                    Ok(iteration) => {
+                        if iteration.depth <= reported {
+                            continue;
+                        }
+                        reported = iteration.depth;
+                        on_iteration(&iteration);
+                        let score = iteration.score;
+                        let proven_done = is_proven(score)
+                            && iteration.depth as i32 > (super::WIN - score.abs()) + 2;
+                        *result.lock().expect("no panic while locked") = Some(iteration);
+                        if proven_done || reported >= max_depth {
+                            break;
+                        }
+                    }
+                    Err(std::sync::mpsc::RecvTimeoutError::Disconnected) => break,
+                    Err(std::sync::mpsc::RecvTimeoutError::Timeout) => {}
+                }
+                if deadlines.soft.is_some_and(|s| Instant::now() >= s) || self.stop.load(Relaxed) {
                     break;
                 }
             }

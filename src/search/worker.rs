@@ -1,7 +1,7 @@
 //! One search thread: principal-variation alpha-beta with a transposition
 //! table, table probes, repetition along the path and a capture search.
 
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
+use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, Ordering::Relaxed};
 use std::time::Instant;
 
 use super::eval::{EvalParams, evaluate};
@@ -31,6 +31,8 @@ pub fn is_proven(score: i32) -> bool {
 
 /// State shared by the threads of one search.
 pub struct Shared<'a> {
+    /// The deepest iteration any thread has completed.
+    pub completed_depth: &'a AtomicU32,
     pub tt: &'a TranspositionTable,
     pub tables: Option<&'a Tablebase>,
     pub stop: &'a AtomicBool,
@@ -54,6 +56,13 @@ pub struct Worker<'a> {
     /// Bumped whenever a score depends on the path (repetition, move cap).
     path_events: u64,
     pub aborted: bool,
+    /// Helper threads search the root moves in another order (rotated by
+    /// this much after the table move) so that they explore other subtrees
+    /// first and fill the shared table for the main thread.
+    pub root_rotation: usize,
+    /// The iteration this worker is searching; abandoned once another
+    /// thread has completed it.
+    pub depth: u32,
     killers: [[u8; 2]; MAX_PLY],
     history: [[i32; 6]; 2],
     pub pv: Vec<Vec<Move>>,
@@ -101,6 +110,8 @@ impl<'a> Worker<'a> {
             local_tb_hits: 0,
             path_events: 0,
             aborted: false,
+            root_rotation: 0,
+            depth: 0,
             killers: [[u8::MAX; 2]; MAX_PLY],
             history: [[0; 6]; 2],
             pv: vec![Vec::new(); MAX_PLY + 1],
@@ -118,7 +129,8 @@ impl<'a> Worker<'a> {
 
     fn check_limits(&mut self) {
         self.flush();
-        if self.shared.stop.load(Relaxed) {
+        if self.shared.stop.load(Relaxed) || self.shared.completed_depth.load(Relaxed) >= self.depth
+        {
             self.aborted = true;
             return;
         }
@@ -225,7 +237,13 @@ impl<'a> Worker<'a> {
             } else {
                 self.history[side][house as usize].min((1 << 18) - 1)
             };
-            list[len] = Candidate { mv, child, captured, order, key };
+            list[len] = Candidate {
+                mv,
+                child,
+                captured,
+                order,
+                key,
+            };
             len += 1;
         }
         // Insertion sort: at most six moves.
@@ -411,7 +429,13 @@ impl<'a> Worker<'a> {
         let first = tt_move.map(|mv| {
             let (child, captured) = pos.after(mv, variant);
             let key = board_key(&child);
-            Candidate { mv, child, captured, order: 1 << 24, key }
+            Candidate {
+                mv,
+                child,
+                captured,
+                order: 1 << 24,
+                key,
+            }
         });
         let mut list = [Candidate::EMPTY; 6];
         let mut len = 0;
@@ -445,6 +469,9 @@ impl<'a> Worker<'a> {
                     if !generated {
                         let skip = tt_move.map(|m| m.house() as u8);
                         len = self.candidates(pos, &moves, skip, ply, depth > 1, &mut list);
+                        if ply == 0 && len > 1 {
+                            list[..len].rotate_left(self.root_rotation % len);
+                        }
                         generated = true;
                     }
                     if next >= len {
@@ -461,7 +488,15 @@ impl<'a> Worker<'a> {
             let quiet = c.captured == 0 && c.order < (1 << 18);
             let mut score;
             if searched == 0 {
-                score = -self.search_keyed(&c.child, c.key, depth - 1, -*beta, -*alpha, ply + 1, c.captured);
+                score = -self.search_keyed(
+                    &c.child,
+                    c.key,
+                    depth - 1,
+                    -*beta,
+                    -*alpha,
+                    ply + 1,
+                    c.captured,
+                );
             } else {
                 // Late quiet moves are first searched shallower.
                 let reduce = i32::from(depth >= 3 && searched >= 2 && quiet && !in_capture_search);
@@ -475,7 +510,15 @@ impl<'a> Worker<'a> {
                     c.captured,
                 );
                 if score > *alpha && (reduce > 0 || score < *beta) {
-                    score = -self.search_keyed(&c.child, c.key, depth - 1, -*beta, -*alpha, ply + 1, c.captured);
+                    score = -self.search_keyed(
+                        &c.child,
+                        c.key,
+                        depth - 1,
+                        -*beta,
+                        -*alpha,
+                        ply + 1,
+                        c.captured,
+                    );
                 }
             }
             searched += 1;
