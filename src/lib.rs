@@ -28,6 +28,7 @@ pub mod rules;
 pub mod search;
 pub mod side;
 pub mod tb;
+pub mod uci;
 
 pub use game::{Game, Outcome};
 pub use moves::{Move, MoveList};

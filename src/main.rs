@@ -45,6 +45,18 @@ enum Command {
     Analyze(BestmoveArgs),
     /// Search a fixed suite of positions and print node counts and speed.
     Bench(BenchArgs),
+    /// Speak the engine protocol of the Aualé GUI on stdin/stdout.
+    Uci(UciArgs),
+}
+
+#[derive(Args)]
+struct UciArgs {
+    /// Rule set to play.
+    #[arg(long, default_value = "abapa")]
+    rules: Variant,
+    /// Endgame table folder (used when it exists; option TablePath).
+    #[arg(long, default_value = "databases")]
+    db: PathBuf,
 }
 
 #[derive(Args, Clone)]
@@ -608,6 +620,16 @@ fn main() -> ExitCode {
         Some(Command::Bestmove(args)) => bestmove(args),
         Some(Command::Analyze(args)) => analyze(args),
         Some(Command::Bench(args)) => bench(args),
+        Some(Command::Uci(args)) => {
+            let stdin = std::io::stdin();
+            oware::uci::run(
+                stdin.lock(),
+                std::io::stdout(),
+                Rules::of(args.rules),
+                args.db,
+            );
+            Ok(())
+        }
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

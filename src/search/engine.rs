@@ -89,7 +89,8 @@ impl Engine {
         self.tt.clear();
     }
 
-    /// A flag that stops the running search when set.
+    /// A flag that stops the running search when set. The engine never
+    /// clears it: whoever sets it clears it before the next search.
     pub fn stop_flag(&self) -> Arc<AtomicBool> {
         Arc::clone(&self.stop)
     }
@@ -106,7 +107,9 @@ impl Engine {
         if let Some(outcome) = game.outcome() {
             return Err(SearchError::GameOver(outcome.reason));
         }
-        self.stop.store(false, Relaxed);
+        // The search's own stop flag, raised at the deadline or when the
+        // caller's flag is set.
+        let stop = AtomicBool::new(false);
         let root = *game.position();
         let legal = game.legal_moves();
         if legal.len() == 1 {
@@ -133,7 +136,8 @@ impl Engine {
             completed_depth: &completed_depth,
             tt: &self.tt,
             tables: self.tables.as_deref(),
-            stop: &self.stop,
+            stop: &stop,
+            cancel: &self.stop,
             nodes: &nodes,
             tb_hits: &tb_hits,
             hard_deadline: deadlines.hard,
@@ -217,11 +221,14 @@ impl Engine {
                     Err(std::sync::mpsc::RecvTimeoutError::Disconnected) => break,
                     Err(std::sync::mpsc::RecvTimeoutError::Timeout) => {}
                 }
-                if deadlines.soft.is_some_and(|s| Instant::now() >= s) || self.stop.load(Relaxed) {
+                if deadlines.soft.is_some_and(|s| Instant::now() >= s)
+                    || self.stop.load(Relaxed)
+                    || stop.load(Relaxed)
+                {
                     break;
                 }
             }
-            self.stop.store(true, Relaxed);
+            stop.store(true, Relaxed);
         });
         let last = result
             .into_inner()

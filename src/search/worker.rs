@@ -36,6 +36,8 @@ pub struct Shared<'a> {
     pub tt: &'a TranspositionTable,
     pub tables: Option<&'a Tablebase>,
     pub stop: &'a AtomicBool,
+    /// The caller's stop flag.
+    pub cancel: &'a AtomicBool,
     pub nodes: &'a AtomicU64,
     pub tb_hits: &'a AtomicU64,
     pub hard_deadline: Option<Instant>,
