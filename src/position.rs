@@ -12,14 +12,30 @@ pub const TOTAL_SEEDS: u32 = 48;
 
 /// A board: pit counts (0..11, counter-clockwise from South's `A`), both
 /// stores and the side to move.
-#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+///
+/// Stored as sixteen bytes: the pits (0..11), South's and North's stores
+/// (12, 13), the side to move (14, 0 for South) and a zero byte. Sowing
+/// updates the pits as one 128-bit word, and a position is copied as one.
+#[derive(Copy, Clone, PartialEq, Eq, Hash)]
+#[repr(C, align(16))]
 pub struct Position {
-    pits: [u8; 12],
-    stores: [u8; 2],
-    side: Side,
+    cells: [u8; 16],
 }
 
-const _: () = assert!(std::mem::size_of::<Position>() == 15);
+const _: () = assert!(std::mem::size_of::<Position>() == 16);
+
+const STORES: usize = 12;
+const SIDE: usize = 14;
+
+impl fmt::Debug for Position {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Position")
+            .field("pits", self.pits())
+            .field("stores", &self.stores())
+            .field("side", &self.side_to_move())
+            .finish()
+    }
+}
 
 /// Why a game ended.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
@@ -116,27 +132,11 @@ static SOWING: [[(u128, u8); 49]; 12] = {
     table
 };
 
-/// Sows the seeds of `origin` and returns the pit where the last seed fell.
-/// `pits[origin]` must be non-zero and the board hold at most 48 seeds.
-#[inline]
-pub fn sow(pits: &mut [u8; 12], origin: usize) -> usize {
-    let seeds = pits[origin];
-    debug_assert!(seeds > 0 && seeds <= 48);
-    let (inc, last) = SOWING[origin][seeds as usize];
-    let mut bytes = [0u8; 16];
-    bytes[..12].copy_from_slice(pits);
-    // No byte overflows (at most 48 seeds), so bytes never carry into each
-    // other: one wide subtraction empties the origin, one addition sows.
-    let board = u128::from_le_bytes(bytes) - (u128::from(seeds) << (8 * origin)) + inc;
-    pits.copy_from_slice(&board.to_le_bytes()[..12]);
-    last as usize
-}
-
 /// The seeds a capture ending at `last` would take, and the first pit of the
 /// captured run. Walks clockwise from `last` while pits hold 2 or 3 and stay
 /// in the row starting at `row_start`. `last` must be in that row.
 #[inline]
-pub fn capture_run(pits: &[u8; 12], last: usize, row_start: usize) -> (u8, usize) {
+pub fn capture_run(pits: &[u8], last: usize, row_start: usize) -> (u8, usize) {
     let mut seeds = 0;
     let mut pit = last;
     loop {
@@ -154,17 +154,13 @@ pub fn capture_run(pits: &[u8; 12], last: usize, row_start: usize) -> (u8, usize
 
 /// Sum of the six pits starting at `first`.
 #[inline]
-fn row_sum(pits: &[u8; 12], first: usize) -> u8 {
+fn row_sum(pits: &[u8], first: usize) -> u8 {
     pits[first..first + 6].iter().sum()
 }
 
 impl Position {
     /// The start position: four seeds in every pit, South to move.
-    pub const START: Position = Position {
-        pits: [4; 12],
-        stores: [0; 2],
-        side: Side::South,
-    };
+    pub const START: Position = Position::from_board([4; 12]);
 
     /// A position from its parts. Fails if there are more than 48 seeds.
     pub fn new(pits: [u8; 12], stores: [u8; 2], side: Side) -> Result<Position, NotationError> {
@@ -172,62 +168,79 @@ impl Position {
         if total > TOTAL_SEEDS {
             return Err(NotationError::TooManySeeds(total));
         }
-        Ok(Position { pits, stores, side })
+        Ok(Position::from_board(pits)
+            .with_stores(stores)
+            .with_side_to_move(side))
     }
 
     /// A position with South to move and empty stores, without the seed
     /// count check (table boards never exceed 48 seeds).
     #[inline]
     pub(crate) const fn from_board(pits: [u8; 12]) -> Position {
-        Position {
-            pits,
-            stores: [0, 0],
-            side: Side::South,
+        let mut cells = [0u8; 16];
+        let mut i = 0;
+        while i < 12 {
+            cells[i] = pits[i];
+            i += 1;
         }
+        Position { cells }
+    }
+
+    const fn with_stores(mut self, stores: [u8; 2]) -> Position {
+        self.cells[STORES] = stores[0];
+        self.cells[STORES + 1] = stores[1];
+        self
     }
 
     /// Seeds in each pit.
     #[inline]
     pub const fn pits(&self) -> &[u8; 12] {
-        &self.pits
+        match self.cells.first_chunk::<12>() {
+            Some(pits) => pits,
+            None => unreachable!(),
+        }
     }
 
     /// Seeds captured by South and North.
     #[inline]
     pub const fn stores(&self) -> [u8; 2] {
-        self.stores
+        [self.cells[STORES], self.cells[STORES + 1]]
     }
 
     /// Seeds captured by `side`.
     #[inline]
     pub const fn store(&self, side: Side) -> u8 {
-        self.stores[side.index()]
+        self.cells[STORES + side.index()]
     }
 
     /// The side to move.
     #[inline]
     pub const fn side_to_move(&self) -> Side {
-        self.side
+        if self.cells[SIDE] == 0 {
+            Side::South
+        } else {
+            Side::North
+        }
     }
 
     /// Seeds still on the board.
     #[inline]
     pub fn seeds_on_board(&self) -> u32 {
-        self.pits.iter().map(|&s| u32::from(s)).sum()
+        self.pits().iter().map(|&s| u32::from(s)).sum()
     }
 
     /// Seeds in `side`'s row.
     #[inline]
     pub fn row_seeds(&self, side: Side) -> u8 {
-        row_sum(&self.pits, side.first_pit())
+        row_sum(self.pits(), side.first_pit())
     }
 
     /// A compact key of the pits and the side to move (not the stores): equal
     /// keys mean the same position for the repetition rule.
     #[inline]
     pub fn key(&self) -> u128 {
-        let mut k = self.side as u128;
-        for &s in &self.pits {
+        let mut k = self.side_to_move() as u128;
+        for &s in self.pits() {
             k = (k << 6) | u128::from(s);
         }
         k
@@ -238,12 +251,13 @@ impl Position {
     /// except for the 25-seed end, which this does not look at.
     #[inline]
     pub fn legal_moves(&self, variant: Variant) -> MoveList {
-        let first = self.side.first_pit();
+        let side = self.side_to_move();
+        let first = side.first_pit();
         let mut moves = MoveList::new();
-        let opponent_empty = row_sum(&self.pits, self.side.opponent().first_pit()) == 0;
+        let opponent_empty = row_sum(self.pits(), side.opponent().first_pit()) == 0;
         let must_feed = opponent_empty && variant.starving() == Starving::MustFeed;
         for house in 0..6 {
-            let seeds = self.pits[first + house];
+            let seeds = self.cells[first + house];
             // Sowing from `house` reaches the opponent's row iff it has more
             // seeds than there are pits after it in the mover's own row.
             if seeds > 0 && (!must_feed || usize::from(seeds) > 5 - house) {
@@ -251,9 +265,9 @@ impl Position {
             }
         }
         match (variant.starving(), variant.grand_slam()) {
-            (Starving::AvoidEmptying, _) => {
-                self.keep_unless_all(&mut moves, |after, _| after.row_seeds(after.side) == 0)
-            }
+            (Starving::AvoidEmptying, _) => self.keep_unless_all(&mut moves, |after, _| {
+                after.row_seeds(after.side_to_move()) == 0
+            }),
             (Starving::MustFeed, GrandSlam::Forbid) => {
                 self.keep_unless_all(&mut moves, |_, slam| slam)
             }
@@ -286,24 +300,38 @@ impl Position {
     /// the opponent's whole row (a grand slam).
     #[inline]
     fn sow_and_capture(&mut self, mv: Move, grand_slam: GrandSlam) -> (u8, bool) {
-        let mover = self.side;
-        let last = sow(&mut self.pits, mv.pit());
-        self.side = mover.opponent();
-        if mover.owns(last) {
-            return (0, false);
+        // Everything happens on the sixteen cells as one 128-bit word and is
+        // stored once: the pits, the side-to-move byte and the stores.
+        let mover = self.side_to_move();
+        let origin = mv.pit();
+        let seeds = self.cells[origin];
+        debug_assert!(seeds > 0 && seeds <= 48);
+        let (inc, last) = SOWING[origin][seeds as usize];
+        let last = last as usize;
+        // No byte overflows (at most 48 seeds), so bytes never carry into
+        // each other: one subtraction empties the origin, one addition sows.
+        let mut board = (u128::from_le_bytes(self.cells) - (u128::from(seeds) << (8 * origin))
+            + inc)
+            ^ (1u128 << (8 * SIDE));
+        let mut result = (0, false);
+        if !mover.owns(last) {
+            let after = board.to_le_bytes();
+            let row_start = mover.opponent().first_pit();
+            let (taken, from) = capture_run(&after[..12], last, row_start);
+            if taken > 0 {
+                let slam = taken == row_sum(&after, row_start);
+                if slam && grand_slam != GrandSlam::Capture {
+                    result = (0, true);
+                } else {
+                    let width = 8 * (last + 1 - from);
+                    let mask = ((1u128 << width) - 1) << (8 * from);
+                    board = (board & !mask) + (u128::from(taken) << (8 * (STORES + mover.index())));
+                    result = (taken, slam);
+                }
+            }
         }
-        let row_start = self.side.first_pit();
-        let (seeds, from) = capture_run(&self.pits, last, row_start);
-        if seeds == 0 {
-            return (0, false);
-        }
-        let slam = seeds == row_sum(&self.pits, row_start);
-        if slam && grand_slam != GrandSlam::Capture {
-            return (0, true);
-        }
-        self.pits[from..=last].fill(0);
-        self.stores[mover.index()] += seeds;
-        (seeds, slam)
+        self.cells = board.to_le_bytes();
+        result
     }
 
     /// Plays `mv`, which must be legal, and returns the seeds it captured.
@@ -326,20 +354,20 @@ impl Position {
         if let Some(reason) = self.board_end(variant) {
             return Err(MoveError::GameOver(reason));
         }
-        if mv.side() != self.side {
+        if mv.side() != self.side_to_move() {
             return Err(MoveError::WrongSide {
                 mv,
-                side: self.side,
+                side: self.side_to_move(),
             });
         }
-        if self.pits[mv.pit()] == 0 {
+        if self.cells[mv.pit()] == 0 {
             return Err(MoveError::EmptyPit(mv));
         }
         if self.legal_moves(variant).contains(&mv) {
             return Ok(());
         }
-        let opponent_empty = self.row_seeds(self.side.opponent()) == 0;
-        let feeds = usize::from(self.pits[mv.pit()]) > 5 - mv.house();
+        let opponent_empty = self.row_seeds(self.side_to_move().opponent()) == 0;
+        let feeds = usize::from(self.cells[mv.pit()]) > 5 - mv.house();
         Err(match variant.starving() {
             Starving::AvoidEmptying => MoveError::LeavesOpponentEmpty(mv),
             Starving::MustFeed if opponent_empty && !feeds => MoveError::MustFeed(mv),
@@ -350,9 +378,9 @@ impl Position {
     /// Whether the game is over at the start of this turn, judging from the
     /// board alone (history-based ends are the referee's business).
     pub fn board_end(&self, variant: Variant) -> Option<EndReason> {
-        if self.stores.iter().any(|&s| s >= WINNING_SEEDS) {
+        if self.stores().iter().any(|&s| s >= WINNING_SEEDS) {
             Some(EndReason::Majority)
-        } else if self.row_seeds(self.side) == 0 {
+        } else if self.row_seeds(self.side_to_move()) == 0 {
             Some(EndReason::NoSeeds)
         } else if self.legal_moves(variant).is_empty() {
             Some(EndReason::CannotFeed)
@@ -363,22 +391,22 @@ impl Position {
 
     /// Moves every seed on the board into `side`'s store.
     pub fn sweep_to(&mut self, side: Side) {
-        let seeds = row_sum(&self.pits, 0) + row_sum(&self.pits, 6);
-        self.stores[side.index()] += seeds;
-        self.pits = [0; 12];
+        let seeds = row_sum(self.pits(), 0) + row_sum(self.pits(), 6);
+        self.cells[STORES + side.index()] += seeds;
+        self.cells[..12].fill(0);
     }
 
     /// Moves the seeds of each row into its owner's store.
     pub fn sweep_own_rows(&mut self) {
         for side in Side::ALL {
-            self.stores[side.index()] += self.row_seeds(side);
+            self.cells[STORES + side.index()] += self.row_seeds(side);
         }
-        self.pits = [0; 12];
+        self.cells[..12].fill(0);
     }
 
     /// The same position with the other side to move.
     pub const fn with_side_to_move(mut self, side: Side) -> Position {
-        self.side = side;
+        self.cells[SIDE] = side as u8;
         self
     }
 }

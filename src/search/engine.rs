@@ -182,6 +182,14 @@ impl Engine {
                         };
                         worker.flush();
                         previous = Some(score);
+                        // A proven result deep enough not to change ends
+                        // the search (decided here, so that one thread
+                        // stays deterministic).
+                        let proven =
+                            is_proven(score) && depth as i32 > (super::WIN - score.abs()) + 2;
+                        if proven {
+                            shared.stop.store(true, Relaxed);
+                        }
                         if shared.completed_depth.fetch_max(depth, Relaxed) < depth {
                             let _ = sender.send(Iteration {
                                 depth,
