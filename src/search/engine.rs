@@ -187,9 +187,6 @@ impl Engine {
                         // stays deterministic).
                         let proven =
                             is_proven(score) && depth as i32 > (super::WIN - score.abs()) + 2;
-                        if proven {
-                            shared.stop.store(true, Relaxed);
-                        }
                         if shared.completed_depth.fetch_max(depth, Relaxed) < depth {
                             let _ = sender.send(Iteration {
                                 depth,
@@ -199,6 +196,9 @@ impl Engine {
                                 pv: worker.pv[0].clone(),
                                 tb_hits: tb_hits.load(Relaxed),
                             });
+                        }
+                        if proven {
+                            shared.stop.store(true, Relaxed);
                         }
                     }
                     worker.flush();
@@ -238,20 +238,26 @@ impl Engine {
             }
             stop.store(true, Relaxed);
         });
-        let last = result
-            .into_inner()
-            .expect("no panic while locked")
-            .unwrap_or_else(|| {
-                // Stopped before depth 1 finished: any legal move.
-                Iteration {
-                    depth: 0,
-                    score: 0,
-                    nodes: nodes.load(Relaxed),
-                    time: start.elapsed(),
-                    pv: vec![legal[0]],
-                    tb_hits: 0,
-                }
-            });
+        // Iterations completed after the coordinator stopped listening (all
+        // threads have finished now) still count.
+        let mut result = result.into_inner().expect("no panic while locked");
+        for iteration in receiver.try_iter() {
+            if result.as_ref().is_none_or(|r| iteration.depth > r.depth) {
+                on_iteration(&iteration);
+                result = Some(iteration);
+            }
+        }
+        let last = result.unwrap_or_else(|| {
+            // Stopped before depth 1 finished: any legal move.
+            Iteration {
+                depth: 0,
+                score: 0,
+                nodes: nodes.load(Relaxed),
+                time: start.elapsed(),
+                pv: vec![legal[0]],
+                tb_hits: 0,
+            }
+        });
         let best = last.pv.first().copied().or(Some(legal[0]));
         Ok(SearchResult {
             best,
