@@ -81,9 +81,12 @@ const _: () = assert!(std::mem::size_of::<Slot>() == 16);
 /// Slots per bucket: a key may live in any of them.
 const WAYS: usize = 4;
 
-/// A fixed-size table of `2^k` buckets of four 16-byte slots.
+/// A fixed-size table of `2^k` buckets of four 16-byte slots, in an
+/// anonymous memory map (asking the kernel for huge pages, which saves most
+/// of the address-translation misses of random probes).
 pub struct TranspositionTable {
-    slots: Vec<Slot>,
+    map: memmap2::MmapMut,
+    len: usize,
     mask: usize,
     generation: AtomicU64,
 }
@@ -91,30 +94,37 @@ pub struct TranspositionTable {
 impl TranspositionTable {
     /// A table of at most `mib` MiB (at least one bucket).
     pub fn new(mib: usize) -> TranspositionTable {
-        let bytes = mib.max(1) << 20;
-        let buckets = (bytes / (16 * WAYS)).next_power_of_two() / 2;
-        let buckets = buckets.max(1);
-        let slots = (0..buckets * WAYS)
-            .map(|_| Slot {
-                check: AtomicU64::new(0),
-                data: AtomicU64::new(0),
-            })
-            .collect();
+        let fit = ((mib.max(1) << 20) / (16 * WAYS)).max(1);
+        // The largest power of two that fits.
+        let buckets = 1usize << (usize::BITS - 1 - fit.leading_zeros());
+        let len = buckets * WAYS;
+        let map = memmap2::MmapMut::map_anon(len * 16).expect("memory for the transposition table");
+        #[cfg(target_os = "linux")]
+        let _ = map.advise(memmap2::Advice::HugePage);
         TranspositionTable {
-            slots,
+            map,
+            len,
             mask: buckets - 1,
             generation: AtomicU64::new(0),
         }
     }
 
+    fn slots(&self) -> &[Slot] {
+        // SAFETY: the map is page-aligned (more than `Slot`'s 16), `len * 16`
+        // bytes long, zero-filled by the kernel (all-zero bytes are valid
+        // `AtomicU64`s), lives as long as `self`, and is only accessed
+        // through these atomics.
+        unsafe { std::slice::from_raw_parts(self.map.as_ptr().cast::<Slot>(), self.len) }
+    }
+
     /// Size in bytes.
     pub fn bytes(&self) -> usize {
-        self.slots.len() * 16
+        self.len * 16
     }
 
     /// Empties the table.
     pub fn clear(&self) {
-        for s in &self.slots {
+        for s in self.slots() {
             s.check.store(0, Relaxed);
             s.data.store(0, Relaxed);
         }
@@ -127,7 +137,7 @@ impl TranspositionTable {
 
     fn bucket(&self, key: u64) -> &[Slot] {
         let b = (key as usize) & self.mask;
-        &self.slots[b * WAYS..b * WAYS + WAYS]
+        &self.slots()[b * WAYS..b * WAYS + WAYS]
     }
 
     /// Asks the processor to start loading the bucket of `key`, so that a
