@@ -8,7 +8,7 @@ use std::time::{Duration, Instant};
 use super::eval::EvalParams;
 use super::limits::Limits;
 use super::tt::TranspositionTable;
-use super::worker::{INFINITE, MAX_PLY, Shared, Worker, is_proven};
+use super::worker::{Features, INFINITE, MAX_PLY, Shared, Worker, is_proven};
 use crate::tb::Tablebase;
 use crate::{Game, Move, Position};
 
@@ -55,6 +55,8 @@ pub struct Engine {
     stop: Arc<AtomicBool>,
     /// Evaluation weights.
     pub params: EvalParams,
+    /// Search techniques in use.
+    pub features: Features,
 }
 
 impl Engine {
@@ -66,6 +68,7 @@ impl Engine {
             threads: threads.max(1),
             stop: Arc::new(AtomicBool::new(false)),
             params: EvalParams::DEFAULT,
+            features: Features::DEFAULT,
         }
     }
 
@@ -143,6 +146,7 @@ impl Engine {
             hard_deadline: deadlines.hard,
             node_limit: limits.nodes,
             params: self.params,
+            features: self.features,
             rules: *game.rules(),
         };
         let history = game_history(game);
