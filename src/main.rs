@@ -663,7 +663,25 @@ fn self_match(args: MatchArgs) -> Result<()> {
 }
 
 fn main() -> ExitCode {
-    let cli = Cli::parse();
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        // Help and version go to stdout as clap formats them.
+        Err(e) if !e.use_stderr() => {
+            let _ = e.print();
+            return ExitCode::SUCCESS;
+        }
+        // A usage error, on one line: what clap says before its usage hint.
+        Err(e) => {
+            let text = e.to_string();
+            let what: Vec<&str> = text
+                .lines()
+                .take_while(|l| !l.trim().is_empty() && !l.starts_with("Usage:"))
+                .map(str::trim)
+                .collect();
+            eprintln!("{}", what.join(" "));
+            return ExitCode::from(2);
+        }
+    };
     let result = match cli.command {
         None => {
             println!("oware — an Oware (Abapa) engine\n");

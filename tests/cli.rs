@@ -1,25 +1,14 @@
 //! The `oware` binary: good output, and bad input giving a one-line error
 //! and exit code 2 without a panic.
 
-use std::process::{Command, Output};
+mod common;
 
-pub fn oware(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_oware"))
-        .args(args)
-        .output()
-        .expect("run oware")
-}
+use std::process::Output;
+
+use common::{fails, oware};
 
 fn stdout(out: &Output) -> String {
     String::from_utf8_lossy(&out.stdout).into_owned()
-}
-
-fn assert_fails_cleanly(args: &[&str], needle: &str) {
-    let out = oware(args);
-    let err = String::from_utf8_lossy(&out.stderr);
-    assert_eq!(out.status.code(), Some(2), "{args:?}: {err}");
-    assert!(err.contains(needle), "{args:?}: '{err}' lacks '{needle}'");
-    assert!(!err.contains("panicked"), "{args:?}: {err}");
 }
 
 #[test]
@@ -116,15 +105,15 @@ fn perft_counts_and_divides() {
 
 #[test]
 fn bad_input_fails_with_exit_code_2() {
-    assert_fails_cleanly(&["show", "4-4-4-S"], "15 fields");
-    assert_fails_cleanly(&["show", "4-4-4-4-4-4-4-4-4-4-4-4-9-0-S"], "57 seeds");
-    assert_fails_cleanly(&["show", "--moves", "FF"], "move 2 (F)");
-    assert_fails_cleanly(&["show", "--moves", "FZ"], "'Z' is not a move");
-    assert_fails_cleanly(&["show", "--moves", "a"], "belongs to North");
-    assert_fails_cleanly(&["show", "--rules", "bogus"], "unknown rules");
-    assert_fails_cleanly(&["show", "--ogn", "/nonexistent/game.ogn"], "cannot read");
-    assert_fails_cleanly(&["perft"], "--depth");
-    assert_fails_cleanly(
+    fails(&["show", "4-4-4-S"], "15 fields");
+    fails(&["show", "4-4-4-4-4-4-4-4-4-4-4-4-9-0-S"], "57 seeds");
+    fails(&["show", "--moves", "FF"], "move 2 (F)");
+    fails(&["show", "--moves", "FZ"], "'Z' is not a move");
+    fails(&["show", "--moves", "a"], "belongs to North");
+    fails(&["show", "--rules", "bogus"], "unknown rules");
+    fails(&["show", "--ogn", "/nonexistent/game.ogn"], "cannot read");
+    fails(&["perft"], "--depth");
+    fails(
         &["show", "0-0-0-0-0-0-1-2-0-0-0-0-20-20-S", "--moves", "A"],
         "game is over",
     );

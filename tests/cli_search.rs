@@ -1,23 +1,8 @@
 //! `oware bestmove`, `analyze` and `bench` from the command line.
 
-use std::process::{Command, Output};
+mod common;
 
-fn oware(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_oware"))
-        .args(args)
-        .output()
-        .expect("run oware")
-}
-
-fn stdout(args: &[&str]) -> String {
-    let out = oware(args);
-    assert!(
-        out.status.success(),
-        "{args:?}: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    String::from_utf8_lossy(&out.stdout).into_owned()
-}
+use common::{oware, stdout};
 
 #[test]
 fn bestmove_prints_iterations_and_a_legal_move() {

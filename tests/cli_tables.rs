@@ -1,33 +1,11 @@
 //! `oware build`, `probe`, `verify` and `stats` from the command line.
 
+mod common;
+
 use std::path::Path;
-use std::process::{Command, Output};
+use std::process::Command;
 
-fn oware(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_oware"))
-        .args(args)
-        .output()
-        .expect("run oware")
-}
-
-fn ok(args: &[&str]) -> String {
-    let out = oware(args);
-    assert!(
-        out.status.success(),
-        "{args:?}: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    String::from_utf8_lossy(&out.stdout).into_owned()
-}
-
-fn fails(args: &[&str], needle: &str) {
-    let out = oware(args);
-    let err = String::from_utf8_lossy(&out.stderr);
-    assert_eq!(out.status.code(), Some(2), "{args:?}: {err}");
-    assert!(err.contains(needle), "{args:?}: '{err}' lacks '{needle}'");
-    assert!(!err.contains("panicked"), "{err}");
-    assert_eq!(err.trim().lines().count(), 1, "not one line: {err}");
-}
+use common::{fails, stdout as ok};
 
 fn build(dir: &Path, max: &str) -> String {
     ok(&[

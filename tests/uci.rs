@@ -31,6 +31,13 @@ fn session(script: &[&str]) -> Vec<String> {
     out
 }
 
+/// The letter of the last line, `bestmove X…`.
+fn best_letter(out: &[String]) -> char {
+    let last = out.last().expect("some output");
+    let mv = last.strip_prefix("bestmove ").expect("ends with bestmove");
+    mv.chars().next().expect("a move")
+}
+
 #[test]
 fn handshake() {
     let out = session(&["uci", "isready", "quit"]);
@@ -51,14 +58,8 @@ fn go_depth_prints_info_and_a_legal_bestmove() {
     for needle in [" score cp ", " nodes ", " nps ", " time ", " pv "] {
         assert!(infos[5].contains(needle), "{}", infos[5]);
     }
-    let best = out.last().unwrap();
-    let mv = best
-        .strip_prefix("bestmove ")
-        .unwrap()
-        .chars()
-        .next()
-        .unwrap();
-    assert!(('A'..='F').contains(&mv), "South to move: {best}");
+    let mv = best_letter(&out);
+    assert!(('A'..='F').contains(&mv), "South to move: {out:?}");
 }
 
 #[test]
@@ -85,14 +86,8 @@ fn clock_moves_are_quick() {
         "position startpos moves F",
         "go wtime 1000 btime 1000 winc 0 binc 0",
     ]);
-    let best = out.last().unwrap();
-    let mv = best
-        .strip_prefix("bestmove ")
-        .unwrap()
-        .chars()
-        .next()
-        .unwrap();
-    assert!(('a'..='f').contains(&mv), "North to move: {best}");
+    let mv = best_letter(&out);
+    assert!(('a'..='f').contains(&mv), "North to move: {out:?}");
     assert!(started.elapsed() < Duration::from_secs(2));
 }
 

@@ -378,6 +378,20 @@ impl<'a> Worker<'a> {
         score
     }
 
+    /// The score of candidate `c` for the side to move here, searched to
+    /// `depth` within (alpha, beta).
+    #[inline]
+    fn search_child(
+        &mut self,
+        c: &Candidate,
+        depth: i32,
+        alpha: i32,
+        beta: i32,
+        ply: usize,
+    ) -> i32 {
+        -self.search_keyed(&c.child, c.key, depth, -beta, -alpha, ply + 1, c.captured)
+    }
+
     #[allow(clippy::too_many_arguments)]
     fn node(
         &mut self,
@@ -515,15 +529,7 @@ impl<'a> Worker<'a> {
             let quiet = c.captured == 0 && c.order < (1 << 18);
             let mut score;
             if searched == 0 {
-                score = -self.search_keyed(
-                    &c.child,
-                    c.key,
-                    depth - 1,
-                    -*beta,
-                    -*alpha,
-                    ply + 1,
-                    c.captured,
-                );
+                score = self.search_child(&c, depth - 1, *alpha, *beta, ply);
             } else {
                 // Late quiet moves are first searched shallower.
                 let reduce = i32::from(
@@ -533,25 +539,9 @@ impl<'a> Worker<'a> {
                         && quiet
                         && !in_capture_search,
                 );
-                score = -self.search_keyed(
-                    &c.child,
-                    c.key,
-                    depth - 1 - reduce,
-                    -*alpha - 1,
-                    -*alpha,
-                    ply + 1,
-                    c.captured,
-                );
+                score = self.search_child(&c, depth - 1 - reduce, *alpha, *alpha + 1, ply);
                 if score > *alpha && (reduce > 0 || score < *beta) {
-                    score = -self.search_keyed(
-                        &c.child,
-                        c.key,
-                        depth - 1,
-                        -*beta,
-                        -*alpha,
-                        ply + 1,
-                        c.captured,
-                    );
+                    score = self.search_child(&c, depth - 1, *alpha, *beta, ply);
                 }
             }
             searched += 1;

@@ -2,6 +2,37 @@
 #![allow(dead_code)]
 
 use std::path::PathBuf;
+use std::process::{Command, Output};
+
+/// Runs the `oware` binary.
+pub fn oware(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_oware"))
+        .args(args)
+        .output()
+        .expect("run oware")
+}
+
+/// Runs `oware`, which must succeed, and returns what it printed.
+pub fn stdout(args: &[&str]) -> String {
+    let out = oware(args);
+    assert!(
+        out.status.success(),
+        "{args:?}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8_lossy(&out.stdout).into_owned()
+}
+
+/// Runs `oware`, which must fail with exit code 2 and a one-line error
+/// containing `needle`, without a panic.
+pub fn fails(args: &[&str], needle: &str) {
+    let out = oware(args);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{args:?}: {err}");
+    assert!(err.contains(needle), "{args:?}: '{err}' lacks '{needle}'");
+    assert!(!err.contains("panicked"), "{args:?}: {err}");
+    assert_eq!(err.trim().lines().count(), 1, "not one line: {err}");
+}
 
 /// Reads `tests/data/NAME` and yields its non-comment lines split on `|`,
 /// trimmed, with the 1-based line number.
