@@ -349,49 +349,8 @@ fn build(args: BuildArgs) -> Result<()> {
         pool.current_num_threads()
     );
     let started = Instant::now();
-    let summaries = pool.install(|| {
-        tb::build(&opts, |s| {
-            let rate = if s.seconds > 0.0 {
-                s.boards as f64 / s.seconds
-            } else {
-                0.0
-            };
-            let values = if args.rules == Variant::Awari {
-                let scores: Vec<i32> = s
-                    .stats
-                    .histogram
-                    .iter()
-                    .enumerate()
-                    .filter(|&(_, &c)| c > 0)
-                    .map(|(v, _)| v as i32 - 48)
-                    .collect();
-                format!(
-                    "scores {:+}..{:+}",
-                    scores.first().unwrap_or(&0),
-                    scores.last().unwrap_or(&0)
-                )
-            } else {
-                format!(
-                    "exact {:>5.1}%",
-                    100.0 * s.stats.exact as f64 / s.boards as f64
-                )
-            };
-            if s.built {
-                println!(
-                    "level {:>2}: {:>13} boards  {values}  {:>8.2} s  {:>6.2} M boards/s",
-                    s.level,
-                    s.boards,
-                    s.seconds,
-                    rate / 1e6
-                );
-            } else {
-                println!(
-                    "level {:>2}: {:>13} boards  {values}  already built",
-                    s.level, s.boards
-                );
-            }
-        })
-    })?;
+    let summaries =
+        pool.install(|| tb::build(&opts, |s| println!("{}", s.describe(args.rules))))?;
     let boards: u64 = summaries.iter().map(|s| s.boards).sum();
     println!(
         "done: {boards} boards in {:.1} s",
@@ -453,19 +412,7 @@ fn stats(args: StatsArgs) -> Result<()> {
         return Ok(());
     }
     for l in &levels {
-        let hist: Vec<String> = l
-            .histogram
-            .iter()
-            .map(|(v, c)| format!("{v}:{c}"))
-            .collect();
-        println!(
-            "level {:>2}: {:>13} boards, {:>13} exact ({:.1}%)  {}",
-            l.seeds,
-            l.boards,
-            l.exact,
-            100.0 * l.exact as f64 / l.boards as f64,
-            hist.join(" ")
-        );
+        println!("{}", l.describe());
     }
     Ok(())
 }
@@ -525,59 +472,31 @@ fn bestmove(args: BestmoveArgs) -> Result<()> {
 fn analyze(args: BestmoveArgs) -> Result<()> {
     let rules = args.rules.rules();
     let game = game_from(args.position.as_deref(), args.moves.as_deref(), rules)?;
-    if let Some(outcome) = game.outcome() {
-        anyhow::bail!("the game is over ({})", outcome.reason);
-    }
     let engine = make_engine(&args.engine, rules.variant)?;
-    let mut rows = Vec::new();
-    for mv in game.legal_moves() {
-        let mut child = game.clone();
-        child.play(mv)?;
-        let (score, pv, depth) = match child.outcome() {
-            Some(o) => {
-                let me = game.position().side_to_move();
-                let s = match o.winner {
-                    Some(w) if w == me => search::WIN - 1,
-                    Some(_) => -search::WIN + 1,
-                    None => 0,
-                };
-                (s, vec![], 0)
-            }
-            None => {
-                let limits = limits_from(
-                    args.depth.map(|d| d.saturating_sub(1).max(1)),
-                    args.movetime,
-                    1000,
-                );
-                let r = engine.search(&child, &limits, |_| {})?;
-                let score = -r.last.score;
-                // Proven scores count plies from the child: one more from here.
-                let score = if score.abs() >= search::PROVEN {
-                    score - score.signum()
-                } else {
-                    score
-                };
-                (score, r.last.pv, r.last.depth + 1)
-            }
-        };
-        rows.push((mv, score, depth, pv));
-    }
-    rows.sort_by_key(|r| std::cmp::Reverse(r.1));
+    // Each reply is searched one ply less deep than asked.
+    let limits = limits_from(
+        args.depth.map(|d| d.saturating_sub(1).max(1)),
+        args.movetime,
+        1000,
+    );
+    let rows = search::analyze::analyze(&engine, &game, &limits)?;
     if args.json {
         let list: Vec<_> = rows
             .iter()
-            .map(|(mv, score, depth, pv)| {
-                serde_json::json!({"move": mv.to_string(), "score": f64::from(*score) / 100.0,
-                    "depth": depth, "pv": format_moves(pv)})
+            .map(|r| {
+                serde_json::json!({"move": r.mv.to_string(), "score": f64::from(r.score) / 100.0,
+                    "depth": r.depth, "pv": format_moves(&r.pv)})
             })
             .collect();
         println!("{}", serde_json::Value::Array(list));
     } else {
-        for (mv, score, depth, pv) in rows {
+        for r in rows {
             println!(
-                "{mv}  {:>11}  depth {depth:>2}  pv {}",
-                search::report::format_score(score),
-                format_moves(&pv)
+                "{}  {:>11}  depth {:>2}  pv {}",
+                r.mv,
+                search::report::format_score(r.score),
+                r.depth,
+                format_moves(&r.pv)
             );
         }
     }
@@ -586,22 +505,9 @@ fn analyze(args: BestmoveArgs) -> Result<()> {
 
 fn bench(args: BenchArgs) -> Result<()> {
     let engine = make_engine(&args.engine, Variant::Abapa)?;
-    let limits = limits_from(
-        Some(args.depth.unwrap_or(14)).filter(|_| args.movetime.is_none()),
-        args.movetime,
-        1000,
-    );
-    let suite = search::bench::suite();
-    let mut total_nodes = 0u64;
-    let mut total_time = Duration::ZERO;
-    let mut depths = 0u64;
-    for (i, (name, pos)) in suite.iter().enumerate() {
-        engine.clear();
-        let game = Game::new(*pos, Rules::ABAPA);
-        let r = engine.search(&game, &limits, |_| {})?;
-        total_nodes += r.last.nodes;
-        total_time += r.last.time;
-        depths += u64::from(r.last.depth);
+    let depth = Some(args.depth.unwrap_or(14)).filter(|_| args.movetime.is_none());
+    let limits = limits_from(depth, args.movetime, 1000);
+    let totals = search::bench::run(&engine, &limits, |i, name, r| {
         println!(
             "{:>2} {name:<14} depth {:>2}  nodes {:>10}  time {:>6} ms  nps {:>9}  best {}  score {}",
             i + 1,
@@ -612,13 +518,14 @@ fn bench(args: BenchArgs) -> Result<()> {
             r.best.map_or("-".into(), |m| m.to_string()),
             search::report::format_score(r.last.score),
         );
-    }
+    })?;
     println!(
-        "total: {} positions, {total_nodes} nodes, {:.3} s, {} nps, mean depth {:.1}",
-        suite.len(),
-        total_time.as_secs_f64(),
-        search::report::nps(total_nodes, total_time),
-        depths as f64 / suite.len() as f64
+        "total: {} positions, {} nodes, {:.3} s, {} nps, mean depth {:.1}",
+        totals.positions,
+        totals.nodes,
+        totals.time.as_secs_f64(),
+        search::report::nps(totals.nodes, totals.time),
+        totals.depths as f64 / totals.positions as f64
     );
     Ok(())
 }

@@ -1,6 +1,7 @@
 //! The searcher: alpha-beta with a transposition table, probing the
 //! endgame tables, on one or more threads.
 
+pub mod analyze;
 pub mod bench;
 pub mod engine;
 pub mod eval;

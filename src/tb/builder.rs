@@ -53,6 +53,44 @@ pub struct LevelSummary {
     pub stats: LevelStats,
 }
 
+impl LevelSummary {
+    /// The line `oware build` prints: boards, exact share (Awari: the
+    /// range of scores), and seconds and rate or "already built".
+    pub fn describe(&self, variant: Variant) -> String {
+        let values = if variant == Variant::Awari {
+            let mut scores = self
+                .stats
+                .histogram
+                .iter()
+                .enumerate()
+                .filter(|&(_, &c)| c > 0)
+                .map(|(v, _)| v as i32 - 48);
+            let low = scores.next().unwrap_or(0);
+            let high = scores.next_back().unwrap_or(low);
+            format!("scores {low:+}..{high:+}")
+        } else {
+            format!(
+                "exact {:>5.1}%",
+                100.0 * self.stats.exact as f64 / self.boards as f64
+            )
+        };
+        let head = format!(
+            "level {:>2}: {:>13} boards  {values}",
+            self.level, self.boards
+        );
+        if self.built {
+            let rate = self.boards as f64 / self.seconds.max(1e-9);
+            format!(
+                "{head}  {:>8.2} s  {:>6.2} M boards/s",
+                self.seconds,
+                rate / 1e6
+            )
+        } else {
+            format!("{head}  already built")
+        }
+    }
+}
+
 /// Counts over one level's values.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct LevelStats {

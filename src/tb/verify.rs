@@ -105,6 +105,25 @@ pub struct LevelReport {
     pub histogram: std::collections::BTreeMap<i32, u64>,
 }
 
+impl LevelReport {
+    /// The line `oware stats` prints.
+    pub fn describe(&self) -> String {
+        let hist: Vec<String> = self
+            .histogram
+            .iter()
+            .map(|(v, c)| format!("{v}:{c}"))
+            .collect();
+        format!(
+            "level {:>2}: {:>13} boards, {:>13} exact ({:.1}%)  {}",
+            self.seeds,
+            self.boards,
+            self.exact,
+            100.0 * self.exact as f64 / self.boards as f64,
+            hist.join(" ")
+        )
+    }
+}
+
 /// Statistics of every level present.
 pub fn stats(tb: &Tablebase) -> Vec<LevelReport> {
     let awari = tb.variant() == crate::Variant::Awari;
