@@ -436,6 +436,15 @@ impl<'a> Worker<'a> {
                 None => {}
             }
         }
+        if depth <= 0 && self.shared.features.capture_plies == 0 {
+            // A leaf: the evaluation needs only the best capture available.
+            let best_capture = moves
+                .iter()
+                .map(|&mv| pos.after(mv, variant).1)
+                .max()
+                .unwrap_or(0);
+            return evaluate(pos, best_capture, &self.shared.params).clamp(known.0, known.1);
+        }
         let tt_key = full_key(pos, key);
         // The capture search does without the table: its nodes are many and
         // cheap, and a probe costs a memory access.
