@@ -254,7 +254,9 @@ impl Position {
         let side = self.side_to_move();
         let first = side.first_pit();
         let mut moves = MoveList::new();
-        let opponent_empty = row_sum(self.pits(), side.opponent().first_pit()) == 0;
+        // The opponent's six pits, read as one word.
+        let board = u128::from_le_bytes(self.cells);
+        let opponent_empty = (board >> (8 * side.opponent().first_pit())) & 0xFFFF_FFFF_FFFF == 0;
         let must_feed = opponent_empty && variant.starving() == Starving::MustFeed;
         for house in 0..6 {
             let seeds = self.cells[first + house];
