@@ -189,18 +189,14 @@ pub fn solve_level(
         bar.set_position(0);
         bar.set_message(format!("level {n}: moves"));
         chunks(size).for_each(|(start, len)| {
-            let boards: Vec<[u8; 12]> = Boards::new(n, start, len).collect();
-            let mut folded = Vec::with_capacity(EVAL_BATCH);
-            for (b, batch) in boards.chunks(EVAL_BATCH).enumerate() {
-                fold_batch(batch, n, variant, lower, false, &mut folded);
-                for (k, (board, f)) in batch.iter().zip(&folded).enumerate() {
-                    let (x, y, same) = init(board, n, f);
-                    let i = start as usize + b * EVAL_BATCH + k;
-                    vals[2 * i].store(x, Relaxed);
-                    vals[2 * i + 1].store(y, Relaxed);
-                    cnt[i].store(same, Relaxed);
-                }
-            }
+            let _ = fold_chunk(start, len, n, variant, lower, false, |i, board, f| {
+                let (x, y, same) = init(board, n, f);
+                let i = i as usize;
+                vals[2 * i].store(x, Relaxed);
+                vals[2 * i + 1].store(y, Relaxed);
+                cnt[i].store(same, Relaxed);
+                Ok::<(), ()>(())
+            });
             bar.inc(len);
         });
         for v in (1..=n as u8).rev() {
@@ -350,32 +346,51 @@ pub fn check_level(
     bar.set_position(0);
     bar.set_message(format!("level {n}: check"));
     chunks(size).try_for_each(|(start, len)| {
-        let boards: Vec<[u8; 12]> = Boards::new(n, start, len).collect();
-        let mut folded = Vec::with_capacity(EVAL_BATCH);
-        for (b, batch) in boards.chunks(EVAL_BATCH).enumerate() {
-            fold_batch(batch, n, variant, levels, true, &mut folded);
-            for (k, (board, f)) in batch.iter().zip(&folded).enumerate() {
-                let r = start + (b * EVAL_BATCH + k) as u64;
-                let stored = levels.value_at(n, r);
-                let expected = if f.moves == 0 {
-                    let (x, y) = terminal_value(board, n as u8);
-                    Value::new(x, y)
-                } else {
-                    Value::new(f.all.0, f.all.1)
-                };
-                if stored != expected {
-                    return Err(FixpointError {
-                        level: n,
-                        board: *board,
-                        stored,
-                        expected,
-                    });
-                }
+        fold_chunk(start, len, n, variant, levels, true, |r, board, f| {
+            let stored = levels.value_at(n, r);
+            let expected = if f.moves == 0 {
+                let (x, y) = terminal_value(board, n as u8);
+                Value::new(x, y)
+            } else {
+                Value::new(f.all.0, f.all.1)
+            };
+            if stored == expected {
+                Ok(())
+            } else {
+                Err(FixpointError {
+                    level: n,
+                    board: *board,
+                    stored,
+                    expected,
+                })
             }
-        }
+        })?;
         bar.inc(len);
         Ok(())
     })
+}
+
+/// Calls `f(rank, board, folded)` for the `len` boards of level `n` from
+/// rank `start`, folding their children in batches (see [`fold_batch`]).
+#[allow(clippy::too_many_arguments)]
+fn fold_chunk<E>(
+    start: u64,
+    len: u64,
+    n: usize,
+    variant: Variant,
+    levels: &dyn LowerLevels,
+    with_same: bool,
+    mut f: impl FnMut(u64, &[u8; 12], &Folded) -> Result<(), E>,
+) -> Result<(), E> {
+    let boards: Vec<[u8; 12]> = Boards::new(n, start, len).collect();
+    let mut folded = Vec::with_capacity(EVAL_BATCH);
+    for (b, batch) in boards.chunks(EVAL_BATCH).enumerate() {
+        fold_batch(batch, n, variant, levels, with_same, &mut folded);
+        for (k, (board, fold)) in batch.iter().zip(&folded).enumerate() {
+            f(start + (b * EVAL_BATCH + k) as u64, board, fold)?;
+        }
+    }
+    Ok(())
 }
 
 /// The value the fixpoint equations give a board from its children's values.
