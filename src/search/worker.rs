@@ -250,10 +250,16 @@ impl<'a> Worker<'a> {
                 continue;
             }
             let (child, captured) = pos.after(mv, variant);
-            let key = board_key(&child);
-            if prefetch {
+            // Children one ply above the leaves need their key only for the
+            // repetition check, so it is computed here only where the table
+            // will be probed (and prefetched).
+            let key = if prefetch {
+                let key = board_key(&child);
                 self.shared.tt.prefetch(full_key(&child, key));
-            }
+                key
+            } else {
+                0
+            };
             let order = if captured > 0 {
                 (1 << 20) + i32::from(captured)
             } else if self.killers[ply][0] == house {
@@ -389,7 +395,14 @@ impl<'a> Worker<'a> {
         beta: i32,
         ply: usize,
     ) -> i32 {
-        -self.search_keyed(&c.child, c.key, depth, -beta, -alpha, ply + 1, c.captured)
+        // A zero key was not computed (see `candidates`); recomputing a real
+        // zero key is harmless.
+        let key = if c.key == 0 {
+            board_key(&c.child)
+        } else {
+            c.key
+        };
+        -self.search_keyed(&c.child, key, depth, -beta, -alpha, ply + 1, c.captured)
     }
 
     #[allow(clippy::too_many_arguments)]
