@@ -26,12 +26,12 @@ pub enum BuildError {
     #[error("fixpoint re-check failed, level not written: {0}")]
     Fixpoint(#[from] FixpointError),
     /// The folder could not be created.
-    #[error("cannot create {}: {source}", path.display())]
+    #[error("cannot create {}: {error}", path.display())]
     Folder {
         /// The folder.
         path: PathBuf,
         /// The error.
-        source: std::io::Error,
+        error: std::io::Error,
     },
     /// A level above 48 or equal to 47 (which no game reaches).
     #[error("--max-seeds must be at most 48")]
@@ -183,9 +183,9 @@ pub fn build(
     if opts.max_seeds > MAX_SEEDS {
         return Err(BuildError::TooManySeeds);
     }
-    std::fs::create_dir_all(opts.dir).map_err(|source| BuildError::Folder {
+    std::fs::create_dir_all(opts.dir).map_err(|error| BuildError::Folder {
         path: opts.dir.to_path_buf(),
-        source,
+        error,
     })?;
     let mut tables = Tablebase::empty(opts.dir, opts.variant);
     let mut summaries = Vec::new();

@@ -78,12 +78,12 @@ pub enum TableError {
     #[error("{}: table not built (run `oware build`)", .0.display())]
     Missing(PathBuf),
     /// Reading or writing failed.
-    #[error("{}: {source}", path.display())]
+    #[error("{}: {error}", path.display())]
     Io {
         /// The file.
         path: PathBuf,
         /// The error.
-        source: io::Error,
+        error: io::Error,
     },
     /// The file is not a table or is damaged.
     #[error("{}: {reason}", path.display())]
@@ -104,10 +104,10 @@ pub enum TableError {
 }
 
 impl TableError {
-    fn io(path: &Path, source: io::Error) -> TableError {
+    fn io(path: &Path, error: io::Error) -> TableError {
         TableError::Io {
             path: path.to_path_buf(),
-            source,
+            error,
         }
     }
 

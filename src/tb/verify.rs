@@ -17,12 +17,12 @@ pub enum VerifyError {
     #[error(transparent)]
     Table(#[from] TableError),
     /// A value does not satisfy the fixpoint equations.
-    #[error("{}: {source}", path.display())]
+    #[error("{}: {error}", path.display())]
     Fixpoint {
         /// The table file.
         path: std::path::PathBuf,
         /// The equation that failed.
-        source: FixpointError,
+        error: FixpointError,
     },
     /// Checking a level needs the levels below it.
     #[error("level {level} needs level {missing}, which is not built")]
@@ -56,9 +56,9 @@ pub fn verify_level(
         return Err(VerifyError::NeedsLower { level, missing });
     }
     let variant = tb.variant();
-    let fail = |source| VerifyError::Fixpoint {
+    let fail = |error| VerifyError::Fixpoint {
         path: table.path().to_path_buf(),
-        source,
+        error,
     };
     let values = |r: u64| tb.value_at(level, r);
     let size = level_size(level);
