@@ -5,12 +5,12 @@ pub mod analyze;
 pub mod bench;
 pub mod engine;
 pub mod eval;
+pub mod keys;
 pub mod limits;
 pub mod report;
 pub mod selfplay;
 pub mod tt;
 pub mod worker;
-pub mod zobrist;
 
 pub use engine::{Engine, Iteration, SearchError, SearchResult};
 pub use eval::EvalParams;

@@ -5,8 +5,8 @@ use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, Ordering::Relaxed};
 use std::time::Instant;
 
 use super::eval::{EvalParams, evaluate};
+use super::keys::{board_key, full_key};
 use super::tt::{Bound, Entry, TranspositionTable};
-use super::zobrist::{board_key, full_key};
 use crate::rules::{EndlessPlay, WINNING_SEEDS};
 use crate::tb::Tablebase;
 use crate::tb::board::relative;
