@@ -2,7 +2,6 @@
 //! moves and detecting every way a game ends.
 
 use crate::position::{EndReason, MoveError};
-use crate::rules::EndlessPlay;
 use crate::{Move, Position, Rules, Side};
 
 /// How a finished game ended.
@@ -129,24 +128,8 @@ impl Game {
 
     /// Ends the game for `reason`, sweeping the seeds left where the rules say.
     fn finish(&mut self, reason: EndReason) {
-        let mover = self.position.side_to_move();
-        match reason {
-            EndReason::Majority => {}
-            EndReason::NoSeeds => self.position.sweep_to(mover.opponent()),
-            EndReason::CannotFeed => self.position.sweep_to(mover),
-            EndReason::Repetition | EndReason::MoveLimit => match self.rules.variant.endless() {
-                EndlessPlay::OwnRows => self.position.sweep_own_rows(),
-                // Split evenly: the difference is unchanged, so the board
-                // stays as it is and the stores decide.
-                EndlessPlay::Split => {}
-            },
-        }
-        let [south, north] = self.position.stores();
-        let winner = match south.cmp(&north) {
-            std::cmp::Ordering::Greater => Some(Side::South),
-            std::cmp::Ordering::Less => Some(Side::North),
-            std::cmp::Ordering::Equal => None,
-        };
+        self.position.end_game(reason, self.rules.variant);
+        let winner = self.position.leader();
         self.outcome = Some(Outcome { reason, winner });
     }
 }

@@ -4,7 +4,6 @@
 
 use rayon::prelude::*;
 
-use crate::rules::WINNING_SEEDS;
 use crate::{Move, Position, Rules};
 
 /// The path from the root: position keys, and where the last capture was.
@@ -66,7 +65,7 @@ pub fn divide(root: &Position, depth: u32, rules: &Rules) -> Divide {
             nodes: 0,
         };
     }
-    if root.stores().iter().any(|&s| s >= WINNING_SEEDS) {
+    if root.majority_reached() {
         return Divide::default();
     }
     let moves = root.legal_moves(rules.variant);
@@ -93,7 +92,7 @@ fn child(pos: &Position, mv: Move, depth: u32, rules: &Rules, path: &mut Path) -
         return 1;
     }
     let (next, captured) = pos.after(mv, rules.variant);
-    if next.stores().iter().any(|&s| s >= WINNING_SEEDS) {
+    if next.majority_reached() {
         return 0;
     }
     let key = next.key();

@@ -4,7 +4,7 @@
 use std::fmt;
 
 use crate::notation::NotationError;
-use crate::rules::{GrandSlam, Starving, Variant, WINNING_SEEDS};
+use crate::rules::{EndlessPlay, GrandSlam, Starving, Variant, WINNING_SEEDS};
 use crate::{Move, MoveList, Side};
 
 /// Seeds in a full game.
@@ -380,7 +380,7 @@ impl Position {
     /// Whether the game is over at the start of this turn, judging from the
     /// board alone (history-based ends are the referee's business).
     pub fn board_end(&self, variant: Variant) -> Option<EndReason> {
-        if self.stores().iter().any(|&s| s >= WINNING_SEEDS) {
+        if self.majority_reached() {
             Some(EndReason::Majority)
         } else if self.row_seeds(self.side_to_move()) == 0 {
             Some(EndReason::NoSeeds)
@@ -388,6 +388,39 @@ impl Position {
             Some(EndReason::CannotFeed)
         } else {
             None
+        }
+    }
+
+    /// Whether a player has captured enough seeds to win.
+    #[inline]
+    pub fn majority_reached(&self) -> bool {
+        self.stores().iter().any(|&s| s >= WINNING_SEEDS)
+    }
+
+    /// Sweeps the seeds left on the board as the rules say for a game
+    /// ending for `reason` with this side to move.
+    pub fn end_game(&mut self, reason: EndReason, variant: Variant) {
+        let mover = self.side_to_move();
+        match reason {
+            EndReason::Majority => {}
+            EndReason::NoSeeds => self.sweep_to(mover.opponent()),
+            EndReason::CannotFeed => self.sweep_to(mover),
+            EndReason::Repetition | EndReason::MoveLimit => match variant.endless() {
+                EndlessPlay::OwnRows => self.sweep_own_rows(),
+                // Split evenly: the difference is unchanged, so the board
+                // stays as it is and the stores decide.
+                EndlessPlay::Split => {}
+            },
+        }
+    }
+
+    /// The side with more seeds captured, or `None` when level.
+    pub fn leader(&self) -> Option<Side> {
+        let [south, north] = self.stores();
+        match south.cmp(&north) {
+            std::cmp::Ordering::Greater => Some(Side::South),
+            std::cmp::Ordering::Less => Some(Side::North),
+            std::cmp::Ordering::Equal => None,
         }
     }
 

@@ -7,11 +7,11 @@ use std::time::Instant;
 use super::eval::{EvalParams, evaluate};
 use super::keys::{board_key, full_key};
 use super::tt::{Bound, Entry, TranspositionTable};
-use crate::rules::{EndlessPlay, WINNING_SEEDS};
+use crate::rules::WINNING_SEEDS;
 use crate::tb::Tablebase;
 use crate::tb::board::relative;
 use crate::tb::index::rank;
-use crate::{Move, MoveList, Position, Rules, Variant};
+use crate::{EndReason, Move, MoveList, Position, Rules, Variant};
 
 /// The score of a won game at the root; a win `k` plies away scores `WIN − k`.
 pub const WIN: i32 = 30_000;
@@ -183,15 +183,13 @@ impl<'a> Worker<'a> {
         }
     }
 
-    /// The score when endless play (repetition or the move cap) ends the game.
-    fn endless_score(&self, pos: &Position, ply: usize) -> i32 {
-        let me = pos.side_to_move();
-        let (mut mine, mut theirs) = (pos.store(me), pos.store(me.opponent()));
-        if self.shared.rules.variant.endless() == EndlessPlay::OwnRows {
-            mine += pos.row_seeds(me);
-            theirs += pos.row_seeds(me.opponent());
-        }
-        Worker::result(mine, theirs, ply)
+    /// The score of a game that ends here for `reason`, after the sweep the
+    /// rules make.
+    fn ended(&self, pos: &Position, reason: EndReason, ply: usize) -> i32 {
+        let mut last = *pos;
+        last.end_game(reason, self.shared.rules.variant);
+        let me = last.side_to_move();
+        Worker::result(last.store(me), last.store(me.opponent()), ply)
     }
 
     /// What the tables say: `Ok(score)` for a settled result, or the bounds
@@ -349,9 +347,8 @@ impl<'a> Worker<'a> {
         let variant = self.shared.rules.variant;
         // The game may have ended with the move that led here.
         if ply > 0 {
-            if pos.stores().iter().any(|&s| s >= WINNING_SEEDS) {
-                let me = pos.side_to_move();
-                return Worker::result(pos.store(me), pos.store(me.opponent()), ply);
+            if pos.majority_reached() {
+                return self.ended(pos, EndReason::Majority, ply);
             }
             if captured == 0 && self.shared.rules.repetition {
                 let repeated = self.path[self.since_capture..]
@@ -362,7 +359,7 @@ impl<'a> Worker<'a> {
                     .any(|&k| k == key);
                 if repeated {
                     self.path_events += 1;
-                    return self.endless_score(pos, ply);
+                    return self.ended(pos, EndReason::Repetition, ply);
                 }
             }
         }
@@ -375,7 +372,7 @@ impl<'a> Worker<'a> {
         {
             self.since_capture = saved_since;
             self.path_events += 1;
-            return self.endless_score(pos, ply);
+            return self.ended(pos, EndReason::MoveLimit, ply);
         }
         self.path.push(key);
         let score = self.node(pos, key, depth, &mut alpha, &mut beta, ply, variant);
@@ -419,15 +416,12 @@ impl<'a> Worker<'a> {
         let moves = pos.legal_moves(variant);
         if moves.is_empty() {
             // No seeds: the opponent takes the rest; cannot feed: the mover does.
-            let me = pos.side_to_move();
-            let rest = pos.seeds_on_board() as u8;
-            let (mut mine, mut theirs) = (pos.store(me), pos.store(me.opponent()));
-            if pos.row_seeds(me) == 0 {
-                theirs += rest
+            let reason = if pos.row_seeds(pos.side_to_move()) == 0 {
+                EndReason::NoSeeds
             } else {
-                mine += rest
-            }
-            return Worker::result(mine, theirs, ply);
+                EndReason::CannotFeed
+            };
+            return self.ended(pos, reason, ply);
         }
         // Bounds the tables put on the result; the search result is kept
         // within them.
