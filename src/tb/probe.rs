@@ -118,39 +118,25 @@ impl Probe {
 /// the index (the opponent has no empty pit) are valued from their children.
 pub fn board_value(tb: &Tablebase, board: &[u8; 12], seeds: usize) -> Result<Value, TableError> {
     let variant = tb.variant();
-    let mut missing = None;
-    for_each_child(board, variant, |e| {
-        let level = seeds - e.captured as usize;
-        if missing.is_none() && !tb.has_level(level) {
-            missing = Some(level);
-        }
-    });
-    let need = |level: usize| -> Result<(), TableError> {
-        if tb.has_level(level) {
-            Ok(())
-        } else {
-            Err(TableError::Missing(super::file::table_path(
-                tb.dir(),
-                variant,
-                level,
-            )))
-        }
-    };
     if is_indexed(board) {
-        need(seeds)?;
+        let table = tb.require(seeds)?;
         let v = tb.value_at(seeds, rank(board, seeds));
         if v.mover as usize > seeds || v.opponent as usize > seeds {
-            let path = tb.table(seeds).expect("loaded").path().to_path_buf();
             return Err(TableError::Corrupt {
-                path,
+                path: table.path().to_path_buf(),
                 reason: format!("value {v:?} exceeds {seeds} seeds"),
             });
         }
         return Ok(v);
     }
-    if let Some(level) = missing {
-        need(level)?;
-    }
+    // Not in the index: valued from its children, whose levels must be there.
+    let mut missing = Ok(());
+    for_each_child(board, variant, |e| {
+        if missing.is_ok() {
+            missing = tb.require(seeds - e.captured as usize).map(|_| ());
+        }
+    });
+    missing?;
     Ok(expected_value(
         board,
         seeds,

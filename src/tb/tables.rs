@@ -2,12 +2,11 @@
 
 use std::path::{Path, PathBuf};
 
-use super::board::relative;
 use super::build::LowerLevels;
 use super::file::{Encoding, TableError, TableFile, table_path};
-use super::index::{MAX_SEEDS, rank};
+use super::index::MAX_SEEDS;
 use super::value::Value;
-use crate::{Position, Variant};
+use crate::Variant;
 
 /// The tables of one variant found in a folder, memory-mapped.
 pub struct Tablebase {
@@ -81,23 +80,10 @@ impl Tablebase {
         decode(table.header().encoding, table.payload(), r)
     }
 
-    /// The value of `pos` for its side to move, or an error naming the
-    /// missing table. Positions whose opponent has no empty pit (only set-up
-    /// positions such as the start) are not in any table: `Ok(None)`.
-    pub fn probe(&self, pos: &Position) -> Result<Option<Value>, TableError> {
-        let board = relative(pos);
-        let seeds = pos.seeds_on_board() as usize;
-        if !board[6..].contains(&0) {
-            return Ok(None);
-        }
-        if !self.has_level(seeds) {
-            return Err(TableError::Missing(table_path(
-                &self.dir,
-                self.variant,
-                seeds,
-            )));
-        }
-        Ok(Some(self.value_at(seeds, rank(&board, seeds))))
+    /// The open table of `level`, or an error naming the missing file.
+    pub fn require(&self, level: usize) -> Result<&TableFile, TableError> {
+        self.table(level)
+            .ok_or_else(|| TableError::Missing(table_path(&self.dir, self.variant, level)))
     }
 }
 

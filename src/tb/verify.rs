@@ -48,9 +48,7 @@ pub fn verify_level(
     sample: Option<u64>,
     bar: &ProgressBar,
 ) -> Result<u64, VerifyError> {
-    let table = tb.table(level).ok_or_else(|| {
-        TableError::Missing(super::file::table_path(tb.dir(), tb.variant(), level))
-    })?;
+    let table = tb.require(level)?;
     table.verify_checksum()?;
     if let Some(missing) = (0..level).find(|&l| !tb.has_level(l)) {
         return Err(VerifyError::NeedsLower { level, missing });
