@@ -20,8 +20,10 @@ pub struct Game {
     start: Position,
     position: Position,
     moves: Vec<Move>,
-    /// Keys of the positions since the last capture, the current one last.
-    since_capture: Vec<u128>,
+    /// The positions since the last capture, the current one last (the
+    /// stores do not change between captures, so equal positions here are
+    /// repetitions).
+    since_capture: Vec<Position>,
     outcome: Option<Outcome>,
 }
 
@@ -34,7 +36,7 @@ impl Game {
             start,
             position: start,
             moves: Vec::new(),
-            since_capture: vec![start.key()],
+            since_capture: vec![start],
             outcome: None,
         };
         game.check_board_end();
@@ -59,6 +61,12 @@ impl Game {
     /// The moves played so far.
     pub fn moves(&self) -> &[Move] {
         &self.moves
+    }
+
+    /// The positions since the last capture (or the start), the current one
+    /// last; the history that the repetition rule looks at.
+    pub fn positions_since_capture(&self) -> &[Position] {
+        &self.since_capture
     }
 
     /// Half-moves played since the last capture (or the start).
@@ -88,15 +96,15 @@ impl Game {
         self.position.check_move(mv, variant)?;
         let captured = self.position.play(mv, variant);
         self.moves.push(mv);
-        let key = self.position.key();
+        let now = self.position;
         if captured > 0 {
             self.since_capture.clear();
-        } else if self.rules.repetition && self.since_capture.contains(&key) {
-            self.since_capture.push(key);
+        } else if self.rules.repetition && self.since_capture.contains(&now) {
+            self.since_capture.push(now);
             self.finish(EndReason::Repetition);
             return Ok(captured);
         }
-        self.since_capture.push(key);
+        self.since_capture.push(now);
         if self.position.board_end(variant) == Some(EndReason::Majority) {
             self.finish(EndReason::Majority);
         } else if self

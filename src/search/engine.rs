@@ -149,7 +149,7 @@ impl Engine {
             features: self.features,
             rules: *game.rules(),
         };
-        let history = game_history(game);
+        let history = game.positions_since_capture();
         let max_depth = limits
             .depth
             .unwrap_or(MAX_PLY as u32 - 8)
@@ -272,20 +272,6 @@ impl Engine {
             },
         })
     }
-}
-
-/// The positions since the last capture, the current one last.
-fn game_history(game: &Game) -> Vec<Position> {
-    let mut positions = vec![*game.start()];
-    let mut replay = Game::new(*game.start(), *game.rules());
-    for &mv in game.moves() {
-        let captured = replay.play(mv).expect("a game's own moves replay");
-        if captured > 0 {
-            positions.clear();
-        }
-        positions.push(*replay.position());
-    }
-    positions
 }
 
 /// One iteration with an aspiration window around the previous score;
