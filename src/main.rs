@@ -81,12 +81,12 @@ struct UciArgs {
 
 #[derive(Args, Clone)]
 struct EngineArgs {
-    /// Search threads.
-    #[arg(long, default_value_t = 1)]
-    threads: usize,
-    /// Transposition table size in MiB.
-    #[arg(long, default_value_t = 64)]
-    hash: usize,
+    /// Search threads (1..=256).
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u64).range(1..=256))]
+    threads: u64,
+    /// Transposition table size in MiB (1..=65536).
+    #[arg(long, default_value_t = 64, value_parser = clap::value_parser!(u64).range(1..=65536))]
+    hash: u64,
     /// Endgame table folder (used when it exists).
     #[arg(long, default_value = "databases")]
     db: PathBuf,
@@ -424,7 +424,11 @@ fn make_engine(args: &EngineArgs, variant: Variant) -> Result<search::Engine> {
         let tables = open_tables(&args.db, variant)?;
         tables.complete_up_to().map(|_| std::sync::Arc::new(tables))
     };
-    Ok(search::Engine::new(args.hash, args.threads, tables))
+    Ok(search::Engine::new(
+        args.hash as usize,
+        args.threads as usize,
+        tables,
+    ))
 }
 
 fn game_from(position: Option<&str>, moves: Option<&str>, rules: Rules) -> Result<Game> {

@@ -220,14 +220,14 @@ impl<W: Write + Send + 'static> Session<W> {
         self.halt();
         match name.to_ascii_lowercase().as_str() {
             "hash" => match value.parse::<usize>() {
-                Ok(mib) if mib >= 1 => {
+                Ok(mib) if (1..=65536).contains(&mib) => {
                     self.options.hash = mib;
                     self.engine.lock().expect("engine").set_hash(mib);
                 }
                 _ => self.say(&format!("info string bad Hash value '{value}'")),
             },
             "threads" => match value.parse::<usize>() {
-                Ok(t) if t >= 1 => {
+                Ok(t) if (1..=256).contains(&t) => {
                     self.options.threads = t;
                     self.engine.lock().expect("engine").set_threads(t);
                 }

@@ -78,6 +78,9 @@ struct Slot {
 
 const _: () = assert!(std::mem::size_of::<Slot>() == 16);
 
+/// The largest table size accepted, in MiB (larger requests are capped).
+pub const MAX_MIB: usize = 1 << 20;
+
 /// Slots per bucket: a key may live in any of them.
 const WAYS: usize = 4;
 
@@ -92,13 +95,22 @@ pub struct TranspositionTable {
 }
 
 impl TranspositionTable {
-    /// A table of at most `mib` MiB (at least one bucket).
+    /// A table of at most `mib` MiB (at least one bucket). If the system
+    /// refuses that much memory, the size is halved until it does not.
     pub fn new(mib: usize) -> TranspositionTable {
-        let fit = ((mib.max(1) << 20) / (16 * WAYS)).max(1);
+        let fit = (mib.clamp(1, MAX_MIB) << 20) / (16 * WAYS);
         // The largest power of two that fits.
-        let buckets = 1usize << (usize::BITS - 1 - fit.leading_zeros());
+        let mut buckets = 1usize << (usize::BITS - 1 - fit.leading_zeros());
+        let map = loop {
+            match memmap2::MmapMut::map_anon(buckets * WAYS * 16) {
+                Ok(map) => break map,
+                Err(e) if buckets == 1 => {
+                    panic!("cannot map 64 bytes for the transposition table: {e}")
+                }
+                Err(_) => buckets /= 2,
+            }
+        };
         let len = buckets * WAYS;
-        let map = memmap2::MmapMut::map_anon(len * 16).expect("memory for the transposition table");
         #[cfg(target_os = "linux")]
         let _ = map.advise(memmap2::Advice::HugePage);
         TranspositionTable {
