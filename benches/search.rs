@@ -17,6 +17,23 @@ fn search(c: &mut Criterion) {
                 .sum::<i32>()
         })
     });
+    c.bench_function("best capture (36 positions)", |b| {
+        b.iter(|| {
+            suite
+                .iter()
+                .map(|(_, p)| black_box(p).best_capture(oware::Variant::Abapa))
+                .max()
+        })
+    });
+    let evaluator = oware::search::Evaluator::new(&EvalParams::DEFAULT);
+    c.bench_function("table evaluator (36 positions)", |b| {
+        b.iter(|| {
+            suite
+                .iter()
+                .map(|(_, p)| evaluator.evaluate(black_box(p), 0))
+                .sum::<i32>()
+        })
+    });
     let game = Game::new(suite[0].1, Rules::ABAPA);
     c.bench_function("search depth 12 (opening, 1 thread)", |b| {
         b.iter(|| {

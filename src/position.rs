@@ -132,6 +132,24 @@ static SOWING: [[(u128, u8); 49]; 12] = {
     table
 };
 
+/// `LANDING[origin][seeds]`: the pit where the last seed of a sowing falls
+/// and how many seeds that sowing adds to it (more than one after a lap).
+/// A compact extract of [`SOWING`] for the capture test.
+static LANDING: [[(u8, u8); 49]; 12] = {
+    let mut table = [[(0u8, 0u8); 49]; 12];
+    let mut origin = 0;
+    while origin < 12 {
+        let mut seeds = 1;
+        while seeds <= 48 {
+            let (inc, last) = SOWING[origin][seeds];
+            table[origin][seeds] = (last, (inc >> (8 * last as u32)) as u8);
+            seeds += 1;
+        }
+        origin += 1;
+    }
+    table
+};
+
 /// The seeds a capture ending at `last` would take, and the first pit of the
 /// captured run. Walks clockwise from `last` while pits hold 2 or 3 and stay
 /// in the row starting at `row_start`. `last` must be in that row.
@@ -159,6 +177,9 @@ fn row_sum(pits: &[u8], first: usize) -> u8 {
 }
 
 impl Position {
+    /// No seeds anywhere, South to move (a placeholder).
+    pub const EMPTY: Position = Position::from_board([0; 12]);
+
     /// The start position: four seeds in every pit, South to move.
     pub const START: Position = Position::from_board([4; 12]);
 
@@ -278,6 +299,54 @@ impl Position {
         moves
     }
 
+    /// The most seeds a legal move captures, or `None` when there is no
+    /// legal move (the game has ended). Equal to the largest capture of
+    /// [`Position::after`] over [`Position::legal_moves`], but cheaper: a
+    /// move is sown in full only when its last seed makes a pit of the
+    /// opponent hold 2 or 3.
+    #[inline]
+    pub fn best_capture(&self, variant: Variant) -> Option<u8> {
+        let side = self.side_to_move();
+        let first = side.first_pit();
+        let board = u128::from_le_bytes(self.cells);
+        let opponent_empty = (board >> (8 * side.opponent().first_pit())) & 0xFFFF_FFFF_FFFF == 0;
+        if opponent_empty || variant.starving() != Starving::MustFeed {
+            // Feeding or emptying decides which moves are legal: the slow way.
+            let moves = self.legal_moves(variant);
+            return moves.iter().map(|&mv| self.after(mv, variant).1).max();
+        }
+        // Every non-empty pit may be played. Under `Forbid` a grand slam may
+        // be illegal, but it would capture nothing anyway, so it changes
+        // neither the best capture nor whether a move exists.
+        let mut best = None;
+        for pit in first..first + 6 {
+            let seeds = self.cells[pit];
+            if seeds == 0 {
+                continue;
+            }
+            let taken = if self.may_capture(pit) {
+                let mut after = *self;
+                after
+                    .sow_and_capture(Move::new(pit), variant.grand_slam())
+                    .0
+            } else {
+                0
+            };
+            best = Some(best.unwrap_or(0).max(taken));
+        }
+        best
+    }
+
+    /// Whether sowing the (non-empty) `pit` of the side to move might
+    /// capture: its last seed falls in the opponent's row and leaves 2 or 3
+    /// there. When false the move captures nothing.
+    #[inline]
+    pub fn may_capture(&self, pit: usize) -> bool {
+        let (last, added) = LANDING[pit][usize::from(self.cells[pit])];
+        let landing = self.cells[usize::from(last)] + added;
+        !self.side_to_move().owns(usize::from(last)) && (landing == 2 || landing == 3)
+    }
+
     /// Removes the moves for which `bad` holds of the result, unless it holds
     /// for every move.
     fn keep_unless_all(&self, moves: &mut MoveList, bad: impl Fn(&Position, bool) -> bool) {
@@ -300,7 +369,7 @@ impl Position {
     /// Sows `mv`, makes the capture allowed by `grand_slam` and passes the
     /// turn. Returns the seeds captured and whether the capture run covered
     /// the opponent's whole row (a grand slam).
-    #[inline]
+    #[inline(always)]
     fn sow_and_capture(&mut self, mv: Move, grand_slam: GrandSlam) -> (u8, bool) {
         // Everything happens on the sixteen cells as one 128-bit word and is
         // stored once: the pits, the side-to-move byte and the stores.

@@ -3,6 +3,7 @@
 
 use oware::ogn::GameRecord;
 use oware::rules::GrandSlam;
+use oware::search::eval::{EvalParams, Evaluator, evaluate};
 use oware::{Game, Move, Position, Rules, Side, Variant, format_moves, parse_moves};
 use proptest::prelude::*;
 
@@ -94,6 +95,30 @@ proptest! {
         // No legal move exactly when the board says the game is over (the
         // 25-seed end aside, which this generator cannot reach).
         prop_assert_eq!(legal.is_empty(), pos.board_end(variant).is_some());
+    }
+
+    #[test]
+    fn best_capture_is_the_largest_capture_of_a_legal_move(pos in position(), variant in variant()) {
+        let slow = pos
+            .legal_moves(variant)
+            .iter()
+            .map(|&mv| slow_play(&pos, mv, variant.grand_slam()).1)
+            .max();
+        prop_assert_eq!(pos.best_capture(variant), slow);
+    }
+
+    #[test]
+    fn table_evaluator_matches_the_term_by_term_evaluation(
+        pos in position(),
+        best_capture in 0u8..=12,
+        weights in proptest::array::uniform7(-200i32..=200),
+    ) {
+        let [store, own_seed, target, empty, mobility, kroo, threat] = weights;
+        let params = EvalParams { store, own_seed, target, empty, mobility, kroo, threat };
+        prop_assert_eq!(
+            Evaluator::new(&params).evaluate(&pos, best_capture),
+            evaluate(&pos, best_capture, &params)
+        );
     }
 
     #[test]

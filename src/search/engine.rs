@@ -5,7 +5,7 @@ use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, Ordering::Relaxed};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-use super::eval::EvalParams;
+use super::eval::{EvalParams, Evaluator};
 use super::limits::Limits;
 use super::tt::TranspositionTable;
 use super::worker::{Features, INFINITE, MAX_PLY, Shared, Worker, is_proven};
@@ -145,7 +145,7 @@ impl Engine {
             tb_hits: &tb_hits,
             hard_deadline: deadlines.hard,
             node_limit: limits.nodes,
-            params: self.params,
+            eval: Evaluator::new(&self.params),
             features: self.features,
             rules: *game.rules(),
         };

@@ -13,6 +13,6 @@ pub mod tt;
 pub mod worker;
 
 pub use engine::{Engine, Iteration, SearchError, SearchResult};
-pub use eval::EvalParams;
+pub use eval::{EvalParams, Evaluator};
 pub use limits::{Clock, Limits};
 pub use worker::{Features, PROVEN, WIN};

@@ -4,7 +4,7 @@
 use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, Ordering::Relaxed};
 use std::time::Instant;
 
-use super::eval::{EvalParams, evaluate};
+use super::eval::Evaluator;
 use super::keys::{board_key, full_key};
 use super::tt::{Bound, Entry, TranspositionTable};
 use crate::rules::WINNING_SEEDS;
@@ -65,7 +65,8 @@ pub struct Shared<'a> {
     pub tb_hits: &'a AtomicU64,
     pub hard_deadline: Option<Instant>,
     pub node_limit: Option<u64>,
-    pub params: EvalParams,
+    /// The evaluation, prepared from the engine's weights.
+    pub eval: Evaluator,
     pub features: Features,
     pub rules: Rules,
 }
@@ -75,6 +76,9 @@ pub struct Worker<'a> {
     pub shared: &'a Shared<'a>,
     /// Board keys since the last capture: the game's history, then the path.
     path: Vec<u64>,
+    /// How many keys of `path` have each top byte: a repetition is looked
+    /// for only when this count is not zero.
+    on_path: [u16; 256],
     since_capture: usize,
     /// Nodes not yet added to the shared count.
     local_nodes: u64,
@@ -95,27 +99,60 @@ pub struct Worker<'a> {
     /// The largest level whose table is loaded (levels are probed only when
     /// present).
     tb_levels: [bool; 49],
+    /// The seeds in play (board and stores), the same in every position
+    /// of the search.
+    total_seeds: u8,
 }
 
 /// A legal move with what the search needs to order it.
 #[derive(Copy, Clone)]
 struct Candidate {
     mv: Move,
-    child: Position,
     captured: u8,
+    /// Whether `child` (and `captured`) has been computed: quiet moves are
+    /// sown only when searched, since a cutoff often comes first.
+    ready: bool,
     order: i32,
-    /// The child's board key.
+    /// The child's board key (0: not computed).
     key: u64,
+    child: Position,
 }
 
 impl Candidate {
     const EMPTY: Candidate = Candidate {
         mv: Move::new(0),
-        child: Position::START,
         captured: 0,
+        ready: false,
         order: 0,
         key: 0,
+        child: Position::EMPTY,
     };
+}
+
+/// Ordering keys of the candidates: the order in the high bits and
+/// `7 − index` in the low three, so that the largest key is the best move
+/// and ties go to the earlier move, as a stable sort would order them.
+type Keys = [u32; 6];
+
+/// The moves of a node ([`Worker::candidates`]) and their ordering keys.
+struct Ordered {
+    list: [Candidate; 6],
+    keys: Keys,
+}
+
+/// Moves the largest of `keys[next..len]` to `keys[next]` and returns the
+/// candidate index it stands for. Most nodes cut off after a move or two, so
+/// sorting the whole list would be wasted work.
+#[inline]
+fn pick(keys: &mut Keys, next: usize, len: usize) -> usize {
+    let mut best = next;
+    for i in next + 1..len {
+        if keys[i] > keys[best] {
+            best = i;
+        }
+    }
+    keys.swap(next, best);
+    7 - (keys[next] & 7) as usize
 }
 
 impl<'a> Worker<'a> {
@@ -131,6 +168,10 @@ impl<'a> Worker<'a> {
         Worker {
             shared,
             path: history.iter().map(board_key).collect(),
+            on_path: history.iter().fold([0; 256], |mut counts, p| {
+                counts[(board_key(p) >> 56) as usize] += 1;
+                counts
+            }),
             since_capture: 0,
             local_nodes: 0,
             local_tb_hits: 0,
@@ -142,6 +183,9 @@ impl<'a> Worker<'a> {
             history: [[0; 6]; 2],
             pv: vec![Vec::new(); MAX_PLY + 1],
             tb_levels,
+            total_seeds: history.last().map_or(0, |root| {
+                (root.seeds_on_board() + u32::from(root.stores()[0] + root.stores()[1])) as u8
+            }),
         }
     }
 
@@ -195,10 +239,14 @@ impl<'a> Worker<'a> {
     /// What the tables say: `Ok(score)` for a settled result, or the bounds
     /// (lower, upper) on the final difference in centiseeds.
     fn probe(&mut self, pos: &Position, ply: usize) -> Option<Result<i32, (i32, i32)>> {
-        let n = pos.seeds_on_board() as usize;
+        // Seeds are never created or destroyed, so the seeds on the board
+        // are the root's total less the stores (cheaper than a sum of pits).
+        let [south, north] = pos.stores();
+        let n = usize::from(self.total_seeds - south - north);
         if !self.tb_levels[n] {
             return None;
         }
+        debug_assert_eq!(n, pos.seeds_on_board() as usize);
         let board = relative(pos);
         if !board[6..].contains(&0) {
             return None;
@@ -228,16 +276,19 @@ impl<'a> Worker<'a> {
         Some(Err((lower, upper)))
     }
 
-    /// Fills `list` with the legal `moves` of `pos` (but `skip`) and their
-    /// children, best-looking first; returns how many.
+    /// Fills `list` with the legal `moves` of `pos` (but `skip`) in
+    /// generation order with their ordering `keys`; returns how many.
+    /// [`pick`] takes them best first. Moves that may capture are
+    /// played at once (their capture orders them); the others only when
+    /// `eager`, which also prefetches the children's table entries.
     fn candidates(
         &self,
         pos: &Position,
         moves: &MoveList,
         skip: Option<u8>,
         ply: usize,
-        prefetch: bool,
-        list: &mut [Candidate; 6],
+        eager: bool,
+        out: &mut Ordered,
     ) -> usize {
         let variant = self.shared.rules.variant;
         let side = pos.side_to_move().index();
@@ -247,19 +298,20 @@ impl<'a> Worker<'a> {
             if Some(house) == skip {
                 continue;
             }
-            let (child, captured) = pos.after(mv, variant);
-            // Children one ply above the leaves need their key only for the
-            // repetition check, so it is computed here only where the table
-            // will be probed (and prefetched).
-            let key = if prefetch {
-                let key = board_key(&child);
-                self.shared.tt.prefetch(full_key(&child, key));
-                key
-            } else {
-                0
+            let mut c = Candidate {
+                mv,
+                ..Candidate::EMPTY
             };
-            let order = if captured > 0 {
-                (1 << 20) + i32::from(captured)
+            if eager || pos.may_capture(mv.pit()) {
+                (c.child, c.captured) = pos.after(mv, variant);
+                c.ready = true;
+                if eager {
+                    c.key = board_key(&c.child);
+                    self.shared.tt.prefetch(full_key(&c.child, c.key));
+                }
+            }
+            c.order = if c.captured > 0 {
+                (1 << 20) + i32::from(c.captured)
             } else if self.killers[ply][0] == house {
                 1 << 19
             } else if self.killers[ply][1] == house {
@@ -267,22 +319,9 @@ impl<'a> Worker<'a> {
             } else {
                 self.history[side][house as usize].min((1 << 18) - 1)
             };
-            list[len] = Candidate {
-                mv,
-                child,
-                captured,
-                order,
-                key,
-            };
+            out.keys[len] = ((c.order as u32) << 3) | (7 - len as u32);
+            out.list[len] = c;
             len += 1;
-        }
-        // Insertion sort: at most six moves.
-        for i in 1..len {
-            let mut j = i;
-            while j > 0 && list[j - 1].order < list[j].order {
-                list.swap(j - 1, j);
-                j -= 1;
-            }
         }
         len
     }
@@ -324,8 +363,10 @@ impl<'a> Worker<'a> {
         self.search_keyed(pos, board_key(pos), depth, alpha, beta, ply, captured)
     }
 
-    /// [`Worker::search`] with the board key of `pos` already known.
+    /// [`Worker::search`] with the board key of `pos` already known. Inlined
+    /// into the move loop, so that a leaf costs no call of [`Worker::node`].
     #[allow(clippy::too_many_arguments)]
+    #[inline]
     fn search_keyed(
         &mut self,
         pos: &Position,
@@ -344,41 +385,68 @@ impl<'a> Worker<'a> {
         if self.aborted {
             return 0;
         }
-        let variant = self.shared.rules.variant;
         // The game may have ended with the move that led here.
         if ply > 0 {
             if pos.majority_reached() {
                 return self.ended(pos, EndReason::Majority, ply);
             }
             if captured == 0 && self.shared.rules.repetition {
-                let repeated = self.path[self.since_capture..]
-                    .iter()
-                    .rev()
-                    .skip(1)
-                    .step_by(2)
-                    .any(|&k| k == key);
+                // Most keys were never on the path: the filter says so
+                // without a scan.
+                let repeated = self.on_path[(key >> 56) as usize] > 0
+                    && self.path[self.since_capture..]
+                        .iter()
+                        .rev()
+                        .skip(1)
+                        .step_by(2)
+                        .any(|&k| k == key);
                 if repeated {
                     self.path_events += 1;
                     return self.ended(pos, EndReason::Repetition, ply);
                 }
             }
         }
-        let saved_since = self.since_capture;
-        if captured > 0 {
-            self.since_capture = self.path.len();
-        }
+        // Where the moves since the last capture start, counting this one.
+        let since = if captured > 0 {
+            self.path.len()
+        } else {
+            self.since_capture
+        };
         if let Some(k) = self.shared.rules.no_capture_limit
-            && self.path.len() - self.since_capture >= k as usize
+            && self.path.len() - since >= k as usize
         {
-            self.since_capture = saved_since;
             self.path_events += 1;
             return self.ended(pos, EndReason::MoveLimit, ply);
         }
+        if depth <= 0 && self.shared.features.capture_plies == 0 {
+            return self.leaf(pos, ply, alpha, beta);
+        }
+        let saved_since = self.since_capture;
+        self.since_capture = since;
         self.path.push(key);
-        let score = self.node(pos, key, depth, &mut alpha, &mut beta, ply, variant);
+        self.on_path[(key >> 56) as usize] += 1;
+        let score = self.node(pos, key, depth, &mut alpha, &mut beta, ply);
         self.path.pop();
+        self.on_path[(key >> 56) as usize] -= 1;
         self.since_capture = saved_since;
         score
+    }
+
+    /// The score of a leaf: the evaluation, which needs only the best
+    /// capture available (found without generating the moves), kept within
+    /// what the tables say.
+    fn leaf(&mut self, pos: &Position, ply: usize, mut alpha: i32, mut beta: i32) -> i32 {
+        let Some(best_capture) = pos.best_capture(self.shared.rules.variant) else {
+            return self.no_moves(pos, ply);
+        };
+        let known = match self.table_window(pos, ply, &mut alpha, &mut beta) {
+            Ok(known) => known,
+            Err(score) => return score,
+        };
+        self.shared
+            .eval
+            .evaluate(pos, best_capture)
+            .clamp(known.0, known.1)
     }
 
     /// The score of candidate `c` for the side to move here, searched to
@@ -402,7 +470,51 @@ impl<'a> Worker<'a> {
         -self.search_keyed(&c.child, key, depth, -beta, -alpha, ply + 1, c.captured)
     }
 
+    /// The end of a game whose side to move has no legal move: with no
+    /// seeds the opponent takes the rest; unable to feed, the mover does.
+    fn no_moves(&self, pos: &Position, ply: usize) -> i32 {
+        let reason = if pos.row_seeds(pos.side_to_move()) == 0 {
+            EndReason::NoSeeds
+        } else {
+            EndReason::CannotFeed
+        };
+        self.ended(pos, reason, ply)
+    }
+
+    /// What the tables say of this node: `Err(score)` when that settles it
+    /// (an exact value, or bounds outside the window), otherwise the bounds
+    /// (lower, upper) the result must keep, with the window narrowed to them.
+    #[inline]
+    fn table_window(
+        &mut self,
+        pos: &Position,
+        ply: usize,
+        alpha: &mut i32,
+        beta: &mut i32,
+    ) -> Result<(i32, i32), i32> {
+        if ply == 0 {
+            return Ok((-INFINITE, INFINITE));
+        }
+        match self.probe(pos, ply) {
+            Some(Ok(score)) => Err(score),
+            Some(Err((lower, upper))) => {
+                if lower >= *beta {
+                    return Err(lower);
+                }
+                if upper <= *alpha {
+                    return Err(upper);
+                }
+                *alpha = (*alpha).max(lower);
+                *beta = (*beta).min(upper);
+                Ok((lower, upper))
+            }
+            None => Ok((-INFINITE, INFINITE)),
+        }
+    }
+
+    /// An interior node (or a capture-search node), its key on the path.
     #[allow(clippy::too_many_arguments)]
+    #[inline(never)]
     fn node(
         &mut self,
         pos: &Position,
@@ -411,51 +523,22 @@ impl<'a> Worker<'a> {
         alpha: &mut i32,
         beta: &mut i32,
         ply: usize,
-        variant: Variant,
     ) -> i32 {
+        let variant = self.shared.rules.variant;
         let moves = pos.legal_moves(variant);
         if moves.is_empty() {
-            // No seeds: the opponent takes the rest; cannot feed: the mover does.
-            let reason = if pos.row_seeds(pos.side_to_move()) == 0 {
-                EndReason::NoSeeds
-            } else {
-                EndReason::CannotFeed
-            };
-            return self.ended(pos, reason, ply);
+            return self.no_moves(pos, ply);
         }
         // Bounds the tables put on the result; the search result is kept
         // within them.
-        let mut known = (-INFINITE, INFINITE);
-        if ply > 0 {
-            match self.probe(pos, ply) {
-                Some(Ok(score)) => return score,
-                Some(Err((lower, upper))) => {
-                    if lower >= *beta {
-                        return lower;
-                    }
-                    if upper <= *alpha {
-                        return upper;
-                    }
-                    *alpha = (*alpha).max(lower);
-                    *beta = (*beta).min(upper);
-                    known = (lower, upper);
-                }
-                None => {}
-            }
-        }
-        if depth <= 0 && self.shared.features.capture_plies == 0 {
-            // A leaf: the evaluation needs only the best capture available.
-            let best_capture = moves
-                .iter()
-                .map(|&mv| pos.after(mv, variant).1)
-                .max()
-                .unwrap_or(0);
-            return evaluate(pos, best_capture, &self.shared.params).clamp(known.0, known.1);
-        }
+        let known = match self.table_window(pos, ply, alpha, beta) {
+            Ok(known) => known,
+            Err(score) => return score,
+        };
         let tt_key = full_key(pos, key);
         // The capture search does without the table: its nodes are many and
         // cheap, and a probe costs a memory access.
-        let entry = if depth > 0 {
+        let entry = if depth > 1 {
             self.shared.tt.probe(tt_key)
         } else {
             None
@@ -482,25 +565,33 @@ impl<'a> Worker<'a> {
             .and_then(|e| e.house)
             .map(|h| Move::of(side, h as usize))
             .filter(|m| !in_capture_search && moves.contains(m));
-        let first = tt_move.map(|mv| {
+        let mut first = Candidate::EMPTY;
+        if let Some(mv) = tt_move {
             let (child, captured) = pos.after(mv, variant);
-            let key = board_key(&child);
-            Candidate {
+            first = Candidate {
                 mv,
                 child,
                 captured,
+                ready: true,
                 order: 1 << 24,
-                key,
-            }
-        });
-        let mut list = [Candidate::EMPTY; 6];
+                key: board_key(&child),
+            };
+        }
+        let mut ordered = Ordered {
+            list: [Candidate::EMPTY; 6],
+            keys: [0; 6],
+        };
         let mut len = 0;
         let mut generated = false;
         if in_capture_search {
-            len = self.candidates(pos, &moves, None, ply, false, &mut list);
+            len = self.candidates(pos, &moves, None, ply, false, &mut ordered);
             generated = true;
-            let best_capture = list[..len].iter().map(|c| c.captured).max().unwrap_or(0);
-            let stand = evaluate(pos, best_capture, &self.shared.params);
+            let best_capture = ordered.list[..len]
+                .iter()
+                .map(|c| c.captured)
+                .max()
+                .unwrap_or(0);
+            let stand = self.shared.eval.evaluate(pos, best_capture);
             if stand >= *beta || depth <= -self.shared.features.capture_plies || ply >= MAX_PLY - 1
             {
                 return stand;
@@ -508,7 +599,7 @@ impl<'a> Worker<'a> {
             *alpha = (*alpha).max(stand);
         }
         if ply >= MAX_PLY - 1 {
-            return evaluate(pos, 0, &self.shared.params);
+            return self.shared.eval.evaluate(pos, 0);
         }
         let pv_node = *beta - *alpha > 1;
         let events_before = self.path_events;
@@ -516,26 +607,40 @@ impl<'a> Worker<'a> {
         let mut best = -INFINITE;
         let mut best_house = None;
         let mut searched = 0;
-        let mut pending = if in_capture_search { None } else { first };
+        let mut pending = !in_capture_search && tt_move.is_some();
         let mut next = 0;
         loop {
             // The table move first, then the others (generated only now).
-            let c = match pending.take() {
-                Some(c) => c,
-                None => {
+            let c = match std::mem::take(&mut pending) {
+                true => &first,
+                false => {
                     if !generated {
                         let skip = tt_move.map(|m| m.house() as u8);
-                        len = self.candidates(pos, &moves, skip, ply, depth > 1, &mut list);
+                        len = self.candidates(pos, &moves, skip, ply, depth > 2, &mut ordered);
                         if ply == 0 && len > 1 {
-                            list[..len].rotate_left(self.root_rotation % len);
+                            // The whole order, rotated for helper threads.
+                            for i in 0..len {
+                                pick(&mut ordered.keys, i, len);
+                            }
+                            ordered.keys[..len].rotate_left(self.root_rotation % len);
                         }
                         generated = true;
                     }
                     if next >= len {
                         break;
                     }
+                    let index = if ply > 0 {
+                        pick(&mut ordered.keys, next, len)
+                    } else {
+                        7 - (ordered.keys[next] & 7) as usize
+                    };
                     next += 1;
-                    list[next - 1]
+                    let c = &mut ordered.list[index];
+                    if !c.ready {
+                        (c.child, c.captured) = pos.after(c.mv, variant);
+                        debug_assert_eq!(c.captured, 0, "a move judged quiet captured");
+                    }
+                    &*c
                 }
             };
             if in_capture_search && c.captured == 0 {
@@ -545,7 +650,7 @@ impl<'a> Worker<'a> {
             let quiet = c.captured == 0 && c.order < (1 << 18);
             let mut score;
             if searched == 0 {
-                score = self.search_child(&c, depth - 1, *alpha, *beta, ply);
+                score = self.search_child(c, depth - 1, *alpha, *beta, ply);
             } else {
                 // Late quiet moves are first searched shallower.
                 let reduce = i32::from(
@@ -555,9 +660,9 @@ impl<'a> Worker<'a> {
                         && quiet
                         && !in_capture_search,
                 );
-                score = self.search_child(&c, depth - 1 - reduce, *alpha, *alpha + 1, ply);
+                score = self.search_child(c, depth - 1 - reduce, *alpha, *alpha + 1, ply);
                 if score > *alpha && (reduce > 0 || score < *beta) {
-                    score = self.search_child(&c, depth - 1, *alpha, *beta, ply);
+                    score = self.search_child(c, depth - 1, *alpha, *beta, ply);
                 }
             }
             searched += 1;
@@ -595,7 +700,10 @@ impl<'a> Worker<'a> {
             return (*alpha).clamp(known.0, known.1);
         }
         let best = best.clamp(known.0, known.1);
-        if self.path_events == events_before && !in_capture_search {
+        if depth <= 1 {
+            // Frontier nodes skip the table: a probe there costs a memory
+            // access and saves little.
+        } else if self.path_events == events_before {
             let bound = if best >= *beta {
                 Bound::Lower
             } else if best > alpha_in {
@@ -612,7 +720,7 @@ impl<'a> Worker<'a> {
                     best_house,
                 ),
             );
-        } else if !in_capture_search {
+        } else {
             // A path-dependent score is never stored; the move still helps ordering.
             self.shared
                 .tt
