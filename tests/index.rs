@@ -126,3 +126,17 @@ fn children_are_indexed_and_parents_invert_children() {
         }
     }
 }
+
+#[test]
+fn rotation_swaps_the_rows_and_words_round_trip() {
+    use oware::tb::board::{from_word, rotate, to_word};
+    for n in [0, 1, 5, 13, 48] {
+        for board in Boards::new(n, 0, level_size(n).min(20_000)) {
+            let turned = rotate(&board);
+            assert_eq!(turned[..6], board[6..]);
+            assert_eq!(turned[6..], board[..6]);
+            assert_eq!(from_word(to_word(&board)), board);
+            assert_eq!(rotate(&turned), board);
+        }
+    }
+}

@@ -18,10 +18,34 @@ pub fn relative(pos: &Position) -> [u8; 12] {
 /// The board seen from the other side.
 #[inline]
 pub fn rotate(pits: &[u8; 12]) -> [u8; 12] {
-    let mut out = [0u8; 12];
-    out[..6].copy_from_slice(&pits[6..]);
-    out[6..].copy_from_slice(&pits[..6]);
-    out
+    from_word(rotate_word(to_word(pits)))
+}
+
+/// Twelve pits as the low twelve bytes of a word (pit 0 lowest). Boards are
+/// handled as words in the hot loops: copying them as six-byte halves or
+/// byte by byte and then reading them whole stalls the processor's
+/// store-to-load forwarding.
+#[inline]
+pub fn to_word(pits: &[u8; 12]) -> u128 {
+    let (lo, hi) = pits.split_at(8);
+    let lo = u64::from_le_bytes(lo.try_into().expect("eight bytes"));
+    let hi = u32::from_le_bytes(hi.try_into().expect("four bytes"));
+    u128::from(lo) | (u128::from(hi) << 64)
+}
+
+/// The pits of a word made by [`to_word`].
+#[inline]
+pub fn from_word(word: u128) -> [u8; 12] {
+    let [a, b, c, d, e, f, g, h] = (word as u64).to_le_bytes();
+    let [i, j, k, l] = ((word >> 64) as u32).to_le_bytes();
+    [a, b, c, d, e, f, g, h, i, j, k, l]
+}
+
+/// [`rotate`] on words: the two six-byte rows swap places.
+#[inline]
+pub const fn rotate_word(word: u128) -> u128 {
+    const ROW: u128 = (1 << 48) - 1;
+    (word >> 48) | ((word & ROW) << 48)
 }
 
 /// A position with empty stores and South (the owner of pits 0..5) to move.
@@ -75,11 +99,14 @@ pub fn for_each_parent(board: &[u8; 12], variant: Variant, mut f: impl FnMut([u8
     // kept up to date as seeds are taken back.
     let row_seeds0: u8 = board[..6].iter().sum();
     let row_empty0 = board[..6].iter().filter(|&&s| s == 0).count();
+    let word = to_word(board);
     for origin in 6..12 {
         if board[origin] != 0 {
             continue;
         }
-        let mut taken = *board;
+        // The parent being rebuilt, as a word: seeds are taken back by
+        // subtracting one from a byte (never below zero, so no borrow).
+        let mut taken = word;
         let (mut row_seeds, mut row_empty) = (row_seeds0, row_empty0);
         let mut pit = origin;
         let mut seeds = 0u8;
@@ -88,28 +115,28 @@ pub fn for_each_parent(board: &[u8; 12], variant: Variant, mut f: impl FnMut([u8
             if pit == origin {
                 pit = if pit == 11 { 0 } else { pit + 1 };
             }
-            if taken[pit] == 0 {
+            let left = (taken >> (8 * pit)) as u8;
+            if left == 0 {
                 break;
             }
-            taken[pit] -= 1;
+            taken -= 1 << (8 * pit);
             seeds += 1;
             if pit < 6 {
                 row_seeds -= 1;
-                row_empty += usize::from(taken[pit] == 0);
+                row_empty += usize::from(left == 1);
             }
             // The parent is indexed only if its opponent row has an empty pit.
             if row_empty == 0 {
                 continue;
             }
-            let mut before = taken;
-            before[origin] = seeds;
+            let parent = from_word(rotate_word(taken | (u128::from(seeds) << (8 * origin))));
             let ok = match quick_parent_check(board, pit, row_seeds0 > 0 || row_seeds > 0, variant)
             {
                 Some(ok) => ok,
-                None => replays_to(&rotate(&before), origin - 6, board, variant),
+                None => replays_to(&parent, origin - 6, board, variant),
             };
             if ok {
-                f(rotate(&before));
+                f(parent);
             }
         }
     }

@@ -13,6 +13,8 @@
 //! that rank, so `rank = base[n][j] + colex(parts)` with
 //! `base[n][j] = Σ_{i<j} C(n−i+10, 10)`.
 
+use super::board::{from_word, to_word};
+
 /// The most seeds a board can hold.
 pub const MAX_SEEDS: usize = 48;
 
@@ -78,8 +80,27 @@ pub fn is_indexed(board: &[u8; 12]) -> bool {
 /// The rank of an indexed `board` of `n` seeds within level `n`.
 #[inline]
 pub fn rank(board: &[u8; 12], n: usize) -> u64 {
-    debug_assert!(is_indexed(board));
-    let j = board[6..].iter().position(|&s| s == 0).unwrap_or(0);
+    rank_word(to_word(board), n)
+}
+
+/// [`rank`] of a board held as a word (see [`to_word`]): the pits are read
+/// with shifts, in registers.
+#[inline]
+pub fn rank_word(word: u128, n: usize) -> u64 {
+    debug_assert!(is_indexed(&from_word(word)));
+    let pit = |i: usize| usize::from((word >> (8 * i)) as u8);
+    // The first empty pit of the opponent's row: the lowest zero byte of
+    // pits 6..11 (counts never reach 0x80, so the usual zero-byte test is
+    // exact for the lowest one).
+    const ONES: u64 = 0x0101_0101_0101;
+    const HIGHS: u64 = 0x8080_8080_8080;
+    let row = (word >> 48) as u64 & 0xFFFF_FFFF_FFFF;
+    let zeros = row.wrapping_sub(ONES) & !row & HIGHS;
+    let j = if zeros == 0 {
+        0
+    } else {
+        zeros.trailing_zeros() as usize / 8
+    };
     // Bar i (1-based) of the stars-and-bars picture sits at (seeds in the
     // first i parts) + i − 1. With P(k) the seeds in pits 0..k: the first six
     // parts are pits 0..5; part i (7 ≤ i ≤ 6 + j) is pit i − 1 less one seed,
@@ -87,16 +108,16 @@ pub fn rank(board: &[u8; 12], n: usize) -> u64 {
     // prefix is P(i + 1) − j.
     let mut r = BASE[n][j];
     let mut prefix = 0usize;
-    for (i, &s) in board[..6].iter().enumerate() {
-        prefix += s as usize;
+    for i in 0..6 {
+        prefix += pit(i);
         r += binom(prefix + i, i + 1);
     }
     for i in 7..PARTS {
-        prefix += board[i - 1] as usize;
+        prefix += pit(i - 1);
         r += if i <= 6 + j {
             binom(prefix + 5, i)
         } else {
-            binom(prefix + board[i] as usize + i - 1 - j, i)
+            binom(prefix + pit(i) + i - 1 - j, i)
         };
     }
     r
