@@ -25,6 +25,8 @@ pub struct Position {
 const _: () = assert!(std::mem::size_of::<Position>() == 16);
 
 const STORES: usize = 12;
+/// The pit bytes of the sixteen cells.
+const PITS_MASK: u128 = (1 << 96) - 1;
 const SIDE: usize = 14;
 
 impl fmt::Debug for Position {
@@ -205,6 +207,21 @@ impl Position {
             i += 1;
         }
         Position { cells }
+    }
+
+    /// A position with South to move and empty stores whose pits are the
+    /// low twelve bytes of `word` (pit 0 lowest; see `tb::board::to_word`).
+    #[inline]
+    pub(crate) const fn from_pits_word(word: u128) -> Position {
+        Position {
+            cells: (word & PITS_MASK).to_le_bytes(),
+        }
+    }
+
+    /// The pits as the low twelve bytes of a word.
+    #[inline]
+    pub(crate) const fn pits_word(&self) -> u128 {
+        u128::from_le_bytes(self.cells) & PITS_MASK
     }
 
     const fn with_stores(mut self, stores: [u8; 2]) -> Position {

@@ -52,7 +52,7 @@ pub const fn rotate_word(word: u128) -> u128 {
 #[inline]
 pub fn as_position(board: &[u8; 12]) -> Position {
     debug_assert!(board.iter().map(|&s| u32::from(s)).sum::<u32>() <= 48);
-    Position::from_board(*board)
+    Position::from_pits_word(to_word(board))
 }
 
 /// One legal move of a board: the seeds it captures and the child board,
@@ -77,7 +77,7 @@ pub fn for_each_child(board: &[u8; 12], variant: Variant, mut f: impl FnMut(Edge
         f(Edge {
             mv,
             captured,
-            child: rotate(next.pits()),
+            child: from_word(rotate_word(next.pits_word())),
         });
     }
     moves.len()
@@ -179,7 +179,7 @@ fn replays_to(parent: &[u8; 12], house: usize, board: &[u8; 12], variant: Varian
         return false;
     }
     let (next, captured) = pos.after(mv, variant);
-    captured == 0 && rotate(next.pits()) == *board
+    captured == 0 && rotate_word(next.pits_word()) == to_word(board)
 }
 
 /// The value of a board with no legal move: the mover either has no seeds
