@@ -316,6 +316,33 @@ impl Position {
         moves
     }
 
+    /// The legal moves as a set of houses: bit `h` is set when the side to
+    /// move may sow its `h`-th pit (see [`Move::of`]). The same moves as
+    /// [`Position::legal_moves`], found without a list in the common case
+    /// (an opponent with seeds, grand slams not forbidden).
+    #[inline]
+    pub fn legal_houses(&self, variant: Variant) -> u8 {
+        let side = self.side_to_move();
+        let board = u128::from_le_bytes(self.cells);
+        let opponent_empty = (board >> (8 * side.opponent().first_pit())) & 0xFFFF_FFFF_FFFF == 0;
+        if opponent_empty
+            || variant.starving() != Starving::MustFeed
+            || variant.grand_slam() == GrandSlam::Forbid
+        {
+            return self
+                .legal_moves(variant)
+                .iter()
+                .fold(0, |set, mv| set | (1 << mv.house()));
+        }
+        // Every pit with seeds.
+        let row = (board >> (8 * side.first_pit())) as u64;
+        let mut set = 0;
+        for house in 0..6 {
+            set |= u8::from((row >> (8 * house)) as u8 != 0) << house;
+        }
+        set
+    }
+
     /// The most seeds a legal move captures, or `None` when there is no
     /// legal move (the game has ended). Equal to the largest capture of
     /// [`Position::after`] over [`Position::legal_moves`], but cheaper: a

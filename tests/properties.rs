@@ -98,6 +98,12 @@ proptest! {
     }
 
     #[test]
+    fn legal_houses_are_the_legal_moves(pos in position(), variant in variant()) {
+        let set = pos.legal_moves(variant).iter().fold(0u8, |s, m| s | (1 << m.house()));
+        prop_assert_eq!(pos.legal_houses(variant), set);
+    }
+
+    #[test]
     fn best_capture_is_the_largest_capture_of_a_legal_move(pos in position(), variant in variant()) {
         let slow = pos
             .legal_moves(variant)

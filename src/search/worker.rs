@@ -11,7 +11,7 @@ use crate::rules::WINNING_SEEDS;
 use crate::tb::Tablebase;
 use crate::tb::board::relative;
 use crate::tb::index::rank;
-use crate::{EndReason, Move, MoveList, Position, Rules, Variant};
+use crate::{EndReason, Move, Position, Rules, Variant};
 
 /// The score of a won game at the root; a win `k` plies away scores `WIN − k`.
 pub const WIN: i32 = 30_000;
@@ -238,14 +238,8 @@ impl<'a> Worker<'a> {
 
     /// What the tables say: `Ok(score)` for a settled result, or the bounds
     /// (lower, upper) on the final difference in centiseeds.
-    fn probe(&mut self, pos: &Position, ply: usize) -> Option<Result<i32, (i32, i32)>> {
-        // Seeds are never created or destroyed, so the seeds on the board
-        // are the root's total less the stores (cheaper than a sum of pits).
-        let [south, north] = pos.stores();
-        let n = usize::from(self.total_seeds - south - north);
-        if !self.tb_levels[n] {
-            return None;
-        }
+    #[inline(never)]
+    fn probe(&mut self, pos: &Position, n: usize, ply: usize) -> Option<Result<i32, (i32, i32)>> {
         debug_assert_eq!(n, pos.seeds_on_board() as usize);
         let board = relative(pos);
         if !board[6..].contains(&0) {
@@ -284,7 +278,7 @@ impl<'a> Worker<'a> {
     fn candidates(
         &self,
         pos: &Position,
-        moves: &MoveList,
+        moves: u8,
         skip: Option<u8>,
         ply: usize,
         eager: bool,
@@ -293,11 +287,12 @@ impl<'a> Worker<'a> {
         let variant = self.shared.rules.variant;
         let side = pos.side_to_move().index();
         let mut len = 0;
-        for &mv in moves.iter() {
-            let house = mv.house() as u8;
-            if Some(house) == skip {
-                continue;
-            }
+        let skip_bit = skip.map_or(0, |h| 1 << h);
+        let mut left = moves & !skip_bit;
+        while left != 0 {
+            let house = left.trailing_zeros() as u8;
+            left &= left - 1;
+            let mv = Move::of(pos.side_to_move(), usize::from(house));
             let mut c = Candidate {
                 mv,
                 ..Candidate::EMPTY
@@ -484,7 +479,7 @@ impl<'a> Worker<'a> {
     /// What the tables say of this node: `Err(score)` when that settles it
     /// (an exact value, or bounds outside the window), otherwise the bounds
     /// (lower, upper) the result must keep, with the window narrowed to them.
-    #[inline]
+    #[inline(always)]
     fn table_window(
         &mut self,
         pos: &Position,
@@ -492,10 +487,14 @@ impl<'a> Worker<'a> {
         alpha: &mut i32,
         beta: &mut i32,
     ) -> Result<(i32, i32), i32> {
-        if ply == 0 {
+        // Seeds are never created or destroyed, so the seeds on the board
+        // are the root's total less the stores (cheaper than a sum of pits).
+        let [south, north] = pos.stores();
+        let n = usize::from(self.total_seeds.wrapping_sub(south).wrapping_sub(north));
+        if ply == 0 || self.tb_levels.get(n) != Some(&true) {
             return Ok((-INFINITE, INFINITE));
         }
-        match self.probe(pos, ply) {
+        match self.probe(pos, n, ply) {
             Some(Ok(score)) => Err(score),
             Some(Err((lower, upper))) => {
                 if lower >= *beta {
@@ -525,8 +524,8 @@ impl<'a> Worker<'a> {
         ply: usize,
     ) -> i32 {
         let variant = self.shared.rules.variant;
-        let moves = pos.legal_moves(variant);
-        if moves.is_empty() {
+        let moves = pos.legal_houses(variant);
+        if moves == 0 {
             return self.no_moves(pos, ply);
         }
         // Bounds the tables put on the result; the search result is kept
@@ -564,7 +563,7 @@ impl<'a> Worker<'a> {
         let tt_move = entry
             .and_then(|e| e.house)
             .map(|h| Move::of(side, h as usize))
-            .filter(|m| !in_capture_search && moves.contains(m));
+            .filter(|m| !in_capture_search && moves & (1 << m.house()) != 0);
         let mut first = Candidate::EMPTY;
         if let Some(mv) = tt_move {
             let (child, captured) = pos.after(mv, variant);
@@ -584,7 +583,7 @@ impl<'a> Worker<'a> {
         let mut len = 0;
         let mut generated = false;
         if in_capture_search {
-            len = self.candidates(pos, &moves, None, ply, false, &mut ordered);
+            len = self.candidates(pos, moves, None, ply, false, &mut ordered);
             generated = true;
             let best_capture = ordered.list[..len]
                 .iter()
@@ -616,7 +615,7 @@ impl<'a> Worker<'a> {
                 false => {
                     if !generated {
                         let skip = tt_move.map(|m| m.house() as u8);
-                        len = self.candidates(pos, &moves, skip, ply, depth > 2, &mut ordered);
+                        len = self.candidates(pos, moves, skip, ply, depth > 2, &mut ordered);
                         if ply == 0 && len > 1 {
                             // The whole order, rotated for helper threads.
                             for i in 0..len {
