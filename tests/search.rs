@@ -78,7 +78,15 @@ fn chosen_moves_keep_the_table_value() {
 #[test]
 fn deep_search_without_tables_finds_the_exact_table_result() {
     let (_dir, tb) = tables(6);
-    let engine = Engine::new(16, 1, None);
+    // Two threads share the work out (`Features::defer`) and must prove
+    // the same results.
+    for threads in [1, 2] {
+        deep_search_proves_table_results(&tb, threads);
+    }
+}
+
+fn deep_search_proves_table_results(tb: &Tablebase, threads: usize) {
+    let engine = Engine::new(16, threads, None);
     let mut rng = common::Rng(0x1234_5678_9ABC_DEF1);
     let mut checked = 0;
     let mut tries = 0;
@@ -90,7 +98,7 @@ fn deep_search_without_tables_finds_the_exact_table_result() {
         if game.outcome().is_some() {
             continue;
         }
-        let report = probe(&tb, &pos).unwrap();
+        let report = probe(tb, &pos).unwrap();
         let expected = match (report.exact, report.verdict) {
             (true, Verdict::ForcedWin) => 1,
             (true, Verdict::ForcedLoss) => -1,
@@ -104,7 +112,7 @@ fn deep_search_without_tables_finds_the_exact_table_result() {
         }
         assert!(
             score.abs() >= PROVEN && score.signum() == expected,
-            "{pos}: score {score}, tables say {expected}"
+            "{pos} ({threads} threads): score {score}, tables say {expected}"
         );
         checked += 1;
     }

@@ -5,6 +5,7 @@ use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, Ordering::Relaxed};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
+use super::busy::Busy;
 use super::eval::{EvalParams, Evaluator};
 use super::limits::Limits;
 use super::tt::TranspositionTable;
@@ -135,7 +136,9 @@ impl Engine {
         let nodes = AtomicU64::new(0);
         let completed_depth = AtomicU32::new(0);
         let tb_hits = AtomicU64::new(0);
+        let busy = Busy::new();
         let shared = Shared {
+            busy: (self.threads > 1 && self.features.defer).then_some(&busy),
             completed_depth: &completed_depth,
             tt: &self.tt,
             tables: self.tables.as_deref(),
@@ -169,9 +172,13 @@ impl Engine {
                     worker.root_rotation = index;
                     let mut previous: Option<i32> = None;
                     loop {
-                        // Odd helpers work one iteration ahead.
-                        let done = shared.completed_depth.load(Relaxed);
-                        let depth = done + 1 + u32::from(index % 2 == 1);
+                        // Every thread works on the iteration after the
+                        // deepest completed one; they split its work by
+                        // telling each other which positions they are in
+                        // (`Features::defer`). Sending odd helpers one
+                        // iteration ahead instead was slower: bench at depth
+                        // 20 on 2 threads, 3.84–3.94 s against 3.43–3.71 s.
+                        let depth = shared.completed_depth.load(Relaxed) + 1;
                         if depth > max_depth || shared.stop.load(Relaxed) {
                             break;
                         }

@@ -3,6 +3,7 @@
 
 pub mod analyze;
 pub mod bench;
+pub mod busy;
 pub mod engine;
 pub mod eval;
 pub mod keys;
