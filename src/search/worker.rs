@@ -548,8 +548,9 @@ impl<'a> Worker<'a> {
             Err(score) => return score,
         };
         let tt_key = full_key(pos, key);
-        // The capture search does without the table: its nodes are many and
-        // cheap, and a probe costs a memory access.
+        // Nodes one ply above the leaves (and the capture search) do without
+        // the table: they are many and cheap, and a probe costs a memory
+        // access.
         let entry = if depth > 1 {
             self.shared.tt.probe(tt_key)
         } else {
