@@ -93,6 +93,10 @@ struct EngineArgs {
     /// Do not use endgame tables.
     #[arg(long)]
     no_db: bool,
+    /// The largest level (seeds on the board) the search probes; higher
+    /// levels are left closed (see the README).
+    #[arg(long, default_value_t = tb::SEARCH_LEVEL_LIMIT, value_parser = clap::value_parser!(u64).range(0..=48))]
+    tb_limit: u64,
 }
 
 #[derive(Args)]
@@ -421,7 +425,8 @@ fn make_engine(args: &EngineArgs, variant: Variant) -> Result<search::Engine> {
     let tables = if args.no_db || !args.db.is_dir() {
         None
     } else {
-        let tables = open_tables(&args.db, variant)?;
+        let tables = tb::Tablebase::open_for_search(&args.db, variant, args.tb_limit as usize)
+            .context("cannot open the tables")?;
         tables.complete_up_to().map(|_| std::sync::Arc::new(tables))
     };
     Ok(search::Engine::new(

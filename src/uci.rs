@@ -90,7 +90,11 @@ impl<W: Write + Send + 'static> Session<W> {
 
     fn load_tables(&mut self) {
         let tables = if self.options.use_leaves && self.options.table_path.is_dir() {
-            match Tablebase::open(&self.options.table_path, self.rules.variant) {
+            match Tablebase::open_for_search(
+                &self.options.table_path,
+                self.rules.variant,
+                crate::tb::SEARCH_LEVEL_LIMIT as usize,
+            ) {
                 Ok(tb) if tb.complete_up_to().is_some() => Some(Arc::new(tb)),
                 Ok(_) => None,
                 Err(e) => {

@@ -299,3 +299,20 @@ fn fixpoint_recheck_catches_a_wrong_value() {
         oware::tb::build::check_level(7, Variant::Abapa, &OneWrong(&tb), &ProgressBar::hidden());
     assert_eq!(err.unwrap_err().board, oware::tb::index::unrank(1234, 7));
 }
+
+#[test]
+fn a_search_opens_only_the_levels_up_to_its_limit() {
+    let dir = tempfile::tempdir().unwrap();
+    build_quiet(dir.path(), Variant::Abapa, 6);
+    let tb = Tablebase::open_for_search(dir.path(), Variant::Abapa, 4).unwrap();
+    for level in 0..=6 {
+        assert_eq!(tb.has_level(level), level <= 4, "level {level}");
+    }
+    assert_eq!(tb.complete_up_to(), Some(4));
+    let all = Tablebase::open(dir.path(), Variant::Abapa).unwrap();
+    assert_eq!(all.complete_up_to(), Some(6));
+    // The levels it does open hold the same values.
+    for r in 0..level_size(4) {
+        assert_eq!(tb.value_at(4, r), all.value_at(4, r));
+    }
+}

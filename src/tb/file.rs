@@ -196,6 +196,12 @@ pub struct TableFile {
 }
 
 impl TableFile {
+    /// Asks the kernel to read the whole file into the page cache in the
+    /// background (only advice: failure changes nothing but speed).
+    pub fn read_ahead(&self) {
+        let _ = self.map.advise(memmap2::Advice::WillNeed);
+    }
+
     /// Opens and validates `path` as the table of `variant` at `level`:
     /// magic, version, rules, level, board count, encoding and size, and
     /// the checksum when `check_sum` is set.

@@ -38,6 +38,31 @@ impl Tablebase {
         Ok(tb)
     }
 
+    /// Opens the levels up to `max_level` present in `dir`, for a search,
+    /// and asks the kernel to start reading them into memory: a probe of a
+    /// page not yet read waits for the disk, which a search can ill afford.
+    /// Levels above the limit stay closed: they are too big to read in
+    /// quickly and help only once their pages are cached.
+    pub fn open_for_search(
+        dir: &Path,
+        variant: Variant,
+        max_level: usize,
+    ) -> Result<Tablebase, TableError> {
+        let mut tb = Tablebase::empty(dir, variant);
+        for level in 0..=max_level.min(MAX_SEEDS) {
+            match tb.load(level, false) {
+                Ok(()) => {
+                    if let Some(table) = &tb.levels[level] {
+                        table.read_ahead();
+                    }
+                }
+                Err(TableError::Missing(_)) => {}
+                Err(e) => return Err(e),
+            }
+        }
+        Ok(tb)
+    }
+
     /// Opens level `level` from the folder, optionally checking its checksum.
     pub fn load(&mut self, level: usize, check_sum: bool) -> Result<(), TableError> {
         let path = table_path(&self.dir, self.variant, level);
