@@ -284,6 +284,12 @@ impl Position {
         k
     }
 
+    /// Whether `side`'s six pits are all empty (read as one word).
+    #[inline]
+    fn row_empty(&self, side: Side) -> bool {
+        (u128::from_le_bytes(self.cells) >> (8 * side.first_pit())) & 0xFFFF_FFFF_FFFF == 0
+    }
+
     /// The moves the side to move may play under `variant`. Empty exactly
     /// when the game has ended at the start of this turn (see [`Position::board_end`]),
     /// except for the 25-seed end, which this does not look at.
@@ -292,10 +298,7 @@ impl Position {
         let side = self.side_to_move();
         let first = side.first_pit();
         let mut moves = MoveList::new();
-        // The opponent's six pits, read as one word.
-        let board = u128::from_le_bytes(self.cells);
-        let opponent_empty = (board >> (8 * side.opponent().first_pit())) & 0xFFFF_FFFF_FFFF == 0;
-        let must_feed = opponent_empty && variant.starving() == Starving::MustFeed;
+        let must_feed = self.row_empty(side.opponent()) && variant.starving() == Starving::MustFeed;
         for house in 0..6 {
             let seeds = self.cells[first + house];
             // Sowing from `house` reaches the opponent's row iff it has more
@@ -323,9 +326,7 @@ impl Position {
     #[inline]
     pub fn legal_houses(&self, variant: Variant) -> u8 {
         let side = self.side_to_move();
-        let board = u128::from_le_bytes(self.cells);
-        let opponent_empty = (board >> (8 * side.opponent().first_pit())) & 0xFFFF_FFFF_FFFF == 0;
-        if opponent_empty
+        if self.row_empty(side.opponent())
             || variant.starving() != Starving::MustFeed
             || variant.grand_slam() == GrandSlam::Forbid
         {
@@ -335,7 +336,7 @@ impl Position {
                 .fold(0, |set, mv| set | (1 << mv.house()));
         }
         // Every pit with seeds.
-        let row = (board >> (8 * side.first_pit())) as u64;
+        let row = (u128::from_le_bytes(self.cells) >> (8 * side.first_pit())) as u64;
         let mut set = 0;
         for house in 0..6 {
             set |= u8::from((row >> (8 * house)) as u8 != 0) << house;
@@ -352,9 +353,7 @@ impl Position {
     pub fn best_capture(&self, variant: Variant) -> Option<u8> {
         let side = self.side_to_move();
         let first = side.first_pit();
-        let board = u128::from_le_bytes(self.cells);
-        let opponent_empty = (board >> (8 * side.opponent().first_pit())) & 0xFFFF_FFFF_FFFF == 0;
-        if opponent_empty || variant.starving() != Starving::MustFeed {
+        if self.row_empty(side.opponent()) || variant.starving() != Starving::MustFeed {
             // Feeding or emptying decides which moves are legal: the slow way.
             let moves = self.legal_moves(variant);
             return moves.iter().map(|&mv| self.after(mv, variant).1).max();
@@ -481,7 +480,7 @@ impl Position {
         if self.legal_moves(variant).contains(&mv) {
             return Ok(());
         }
-        let opponent_empty = self.row_seeds(self.side_to_move().opponent()) == 0;
+        let opponent_empty = self.row_empty(self.side_to_move().opponent());
         let feeds = usize::from(self.cells[mv.pit()]) > 5 - mv.house();
         Err(match variant.starving() {
             Starving::AvoidEmptying => MoveError::LeavesOpponentEmpty(mv),

@@ -142,6 +142,12 @@ impl Candidate {
     };
 }
 
+/// The entry of a board key in the repetition filter (`Worker::on_path`).
+#[inline]
+const fn filter_slot(key: u64) -> usize {
+    (key >> 56) as usize
+}
+
 /// Ordering keys of the candidates: the order in the high bits and
 /// `7 − index` in the low three, so that the largest key is the best move
 /// and ties go to the earlier move, as a stable sort would order them.
@@ -182,7 +188,7 @@ impl<'a> Worker<'a> {
             shared,
             path: history.iter().map(board_key).collect(),
             on_path: history.iter().fold([0; 256], |mut counts, p| {
-                counts[(board_key(p) >> 56) as usize] += 1;
+                counts[filter_slot(board_key(p))] += 1;
                 counts
             }),
             since_capture: 0,
@@ -298,14 +304,14 @@ impl<'a> Worker<'a> {
         out: &mut Ordered,
     ) -> usize {
         let variant = self.shared.rules.variant;
-        let side = pos.side_to_move().index();
+        let mover = pos.side_to_move();
+        let side = mover.index();
         let mut len = 0;
-        let skip_bit = skip.map_or(0, |h| 1 << h);
-        let mut left = moves & !skip_bit;
+        let mut left = moves & !skip.map_or(0, |h| 1 << h);
         while left != 0 {
             let house = left.trailing_zeros() as u8;
             left &= left - 1;
-            let mv = Move::of(pos.side_to_move(), usize::from(house));
+            let mv = Move::of(mover, usize::from(house));
             let mut c = Candidate {
                 mv,
                 ..Candidate::EMPTY
@@ -401,7 +407,7 @@ impl<'a> Worker<'a> {
             if captured == 0 && self.shared.rules.repetition {
                 // Most keys were never on the path: the filter says so
                 // without a scan.
-                let repeated = self.on_path[(key >> 56) as usize] > 0
+                let repeated = self.on_path[filter_slot(key)] > 0
                     && self.path[self.since_capture..]
                         .iter()
                         .rev()
@@ -432,10 +438,10 @@ impl<'a> Worker<'a> {
         let saved_since = self.since_capture;
         self.since_capture = since;
         self.path.push(key);
-        self.on_path[(key >> 56) as usize] += 1;
+        self.on_path[filter_slot(key)] += 1;
         let score = self.node(pos, key, depth, &mut alpha, &mut beta, ply);
         self.path.pop();
-        self.on_path[(key >> 56) as usize] -= 1;
+        self.on_path[filter_slot(key)] -= 1;
         self.since_capture = saved_since;
         score
     }

@@ -28,14 +28,7 @@ impl Tablebase {
     /// Opens every level present in `dir` (validating headers and sizes,
     /// not checksums). A file that is present but invalid is an error.
     pub fn open(dir: &Path, variant: Variant) -> Result<Tablebase, TableError> {
-        let mut tb = Tablebase::empty(dir, variant);
-        for level in 0..=MAX_SEEDS {
-            match tb.load(level, false) {
-                Ok(()) | Err(TableError::Missing(_)) => {}
-                Err(e) => return Err(e),
-            }
-        }
-        Ok(tb)
+        Tablebase::open_up_to(dir, variant, MAX_SEEDS, false)
     }
 
     /// Opens the levels up to `max_level` present in `dir`, for a search,
@@ -48,15 +41,25 @@ impl Tablebase {
         variant: Variant,
         max_level: usize,
     ) -> Result<Tablebase, TableError> {
+        Tablebase::open_up_to(dir, variant, max_level, true)
+    }
+
+    /// The levels up to `max_level` present in `dir`, read ahead if asked.
+    fn open_up_to(
+        dir: &Path,
+        variant: Variant,
+        max_level: usize,
+        read_ahead: bool,
+    ) -> Result<Tablebase, TableError> {
         let mut tb = Tablebase::empty(dir, variant);
         for level in 0..=max_level.min(MAX_SEEDS) {
             match tb.load(level, false) {
-                Ok(()) => {
+                Ok(()) if read_ahead => {
                     if let Some(table) = &tb.levels[level] {
                         table.read_ahead();
                     }
                 }
-                Err(TableError::Missing(_)) => {}
+                Ok(()) | Err(TableError::Missing(_)) => {}
                 Err(e) => return Err(e),
             }
         }
