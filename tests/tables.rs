@@ -291,8 +291,8 @@ fn fixpoint_recheck_catches_a_wrong_value() {
                 v
             }
         }
-        fn touch(&self, level: usize, r: u64) -> u8 {
-            LowerLevels::touch(self.0, level, r)
+        fn prefetch(&self, level: usize, r: u64) {
+            LowerLevels::prefetch(self.0, level, r)
         }
     }
     let err =

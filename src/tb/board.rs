@@ -4,6 +4,7 @@
 //! 0..5. Moves are made with the ordinary [`Position`] code (South to move),
 //! so the tables follow exactly the same rules as the referee.
 
+use crate::position::capture_run;
 use crate::{Move, Position, Side, Variant};
 
 /// The board of `pos` seen from its side to move.
@@ -70,17 +71,31 @@ pub struct Edge {
 /// Calls `f` for every legal move of `board`. Returns the number of moves.
 #[inline]
 pub fn for_each_child(board: &[u8; 12], variant: Variant, mut f: impl FnMut(Edge)) -> usize {
-    let pos = as_position(board);
-    let moves = pos.legal_moves(variant);
-    for &mv in moves.iter() {
-        let (next, captured) = pos.after(mv, variant);
+    for_each_child_word(to_word(board), variant, |mv, captured, child| {
         f(Edge {
             mv,
             captured,
-            child: from_word(rotate_word(next.pits_word())),
-        });
+            child: from_word(child),
+        })
+    })
+}
+
+/// [`for_each_child`] on boards held as words (see [`to_word`]): `f` gets
+/// the move, the seeds it captures and the child.
+#[inline]
+pub fn for_each_child_word(
+    word: u128,
+    variant: Variant,
+    mut f: impl FnMut(Move, u8, u128),
+) -> usize {
+    let pos = Position::from_pits_word(word);
+    let houses = pos.legal_houses(variant);
+    for house in (0..6).filter(|h| houses >> h & 1 != 0) {
+        let mv = Move::new(house);
+        let (next, captured) = pos.after(mv, variant);
+        f(mv, captured, rotate_word(next.pits_word()));
     }
-    moves.len()
+    houses.count_ones() as usize
 }
 
 /// Calls `f` with every indexed board from which a legal move that captures
@@ -95,11 +110,17 @@ pub fn for_each_child(board: &[u8; 12], variant: Variant, mut f: impl FnMut(Edge
 /// else.
 #[inline]
 pub fn for_each_parent(board: &[u8; 12], variant: Variant, mut f: impl FnMut([u8; 12])) {
+    for_each_parent_word(to_word(board), variant, |parent| f(from_word(parent)));
+}
+
+/// [`for_each_parent`] on boards held as words (see [`to_word`]).
+#[inline]
+pub fn for_each_parent_word(word: u128, variant: Variant, mut f: impl FnMut(u128)) {
+    let board = from_word(word);
     // Seeds and empty pits in the parent's opponent row (pits 0..5 here),
     // kept up to date as seeds are taken back.
     let row_seeds0: u8 = board[..6].iter().sum();
     let row_empty0 = board[..6].iter().filter(|&&s| s == 0).count();
-    let word = to_word(board);
     for origin in 6..12 {
         if board[origin] != 0 {
             continue;
@@ -129,11 +150,11 @@ pub fn for_each_parent(board: &[u8; 12], variant: Variant, mut f: impl FnMut([u8
             if row_empty == 0 {
                 continue;
             }
-            let parent = from_word(rotate_word(taken | (u128::from(seeds) << (8 * origin))));
-            let ok = match quick_parent_check(board, pit, row_seeds0 > 0 || row_seeds > 0, variant)
+            let parent = rotate_word(taken | (u128::from(seeds) << (8 * origin)));
+            let ok = match quick_parent_check(&board, pit, row_seeds0 > 0 || row_seeds > 0, variant)
             {
                 Some(ok) => ok,
-                None => replays_to(&parent, origin - 6, board, variant),
+                None => replays_to(&from_word(parent), origin - 6, &board, variant),
             };
             if ok {
                 f(parent);
@@ -156,13 +177,11 @@ fn quick_parent_check(
         return None;
     }
     // The last seed made a 2 or 3 in the parent's opponent row: a capture,
-    // unless (Abapa) it would have been a grand slam, which is forfeited.
+    // unless (Abapa) it would have been a grand slam, which is forfeited:
+    // the capture run would have taken every seed of that row.
     if last < 6 && matches!(board[last], 2 | 3) {
-        return if variant == Variant::Abapa {
-            None
-        } else {
-            Some(false)
-        };
+        let slam = || capture_run(board, last, 0).0 == board[..6].iter().sum::<u8>();
+        return Some(variant == Variant::Abapa && legal && slam());
     }
     // Compulsory feeding: a parent whose opponent row was empty must have
     // put seeds into it.
@@ -175,7 +194,7 @@ fn quick_parent_check(
 fn replays_to(parent: &[u8; 12], house: usize, board: &[u8; 12], variant: Variant) -> bool {
     let pos = as_position(parent);
     let mv = Move::new(house);
-    if !pos.legal_moves(variant).contains(&mv) {
+    if pos.legal_houses(variant) >> house & 1 == 0 {
         return false;
     }
     let (next, captured) = pos.after(mv, variant);

@@ -20,13 +20,17 @@
 //! State per board: the two value bytes (interleaved, as in the payload) and
 //! the counter: 3 bytes.
 
-use std::sync::atomic::{AtomicU8, Ordering::Relaxed};
+use std::sync::atomic::{AtomicU8, AtomicU64, Ordering::Relaxed};
 
 use indicatif::ProgressBar;
 use rayon::prelude::*;
 
-use super::board::{for_each_child, for_each_parent, terminal_value};
-use super::index::{Boards, level_size, rank, unrank};
+use super::board::{
+    for_each_child, for_each_child_word, for_each_parent_word, from_word, terminal_value, to_word,
+};
+use super::index::{Boards, level_size, rank, rank_word, unrank};
+use super::prefetch::prefetch;
+use super::scratch::Scratch;
 use super::value::Value;
 use crate::Variant;
 
@@ -43,10 +47,10 @@ pub trait LowerLevels: Sync {
     /// The value of the board of rank `r` in `level`.
     fn value_at(&self, level: usize, r: u64) -> Value;
 
-    /// Reads the entry of rank `r` in `level` and returns a byte of it, so
-    /// that a later [`LowerLevels::value_at`] finds it in the cache. Touching
-    /// a batch of entries first lets their cache misses overlap.
-    fn touch(&self, level: usize, r: u64) -> u8;
+    /// Starts loading the entry of rank `r` in `level`, so that a later
+    /// [`LowerLevels::value_at`] finds it in the cache: asking for a batch
+    /// of entries first lets their cache misses overlap.
+    fn prefetch(&self, level: usize, r: u64);
 
     /// The value of `board`, which holds `seeds` seeds.
     #[inline]
@@ -76,11 +80,11 @@ impl LowerLevels for WithLevel<'_> {
     }
 
     #[inline]
-    fn touch(&self, level: usize, r: u64) -> u8 {
+    fn prefetch(&self, level: usize, r: u64) {
         if level == self.level {
-            self.pairs[2 * r as usize]
+            prefetch(&self.pairs[2 * r as usize]);
         } else {
-            self.lower.touch(level, r)
+            self.lower.prefetch(level, r);
         }
     }
 }
@@ -101,10 +105,11 @@ struct Folded {
     all: (u8, u8),
 }
 
-/// Folds the children of each board in `boards` into `out`. Children in the
-/// same level are looked up only when `with_same` is set.
+/// Folds the children of each board in `boards` (words, see [`to_word`])
+/// into `out`. Children in the same level are looked up only when
+/// `with_same` is set.
 fn fold_batch(
-    boards: &[[u8; 12]],
+    boards: &[u128],
     n: usize,
     variant: Variant,
     levels: &dyn LowerLevels,
@@ -113,26 +118,22 @@ fn fold_batch(
 ) {
     let mut edges: Vec<(u8, u8, u64)> = Vec::with_capacity(boards.len() * 6);
     out.clear();
-    for (b, board) in boards.iter().enumerate() {
+    for (b, &board) in boards.iter().enumerate() {
         let mut f = Folded {
             capture: (0, u8::MAX),
             all: (0, u8::MAX),
             ..Folded::default()
         };
-        f.moves = for_each_child(board, variant, |e| {
-            let level = n - e.captured as usize;
-            f.same += u8::from(e.captured == 0);
-            if e.captured > 0 || with_same {
-                edges.push((b as u8, e.captured, rank(&e.child, level)));
+        f.moves = for_each_child_word(board, variant, |_, captured, child| {
+            f.same += u8::from(captured == 0);
+            if captured > 0 || with_same {
+                let r = rank_word(child, n - captured as usize);
+                levels.prefetch(n - captured as usize, r);
+                edges.push((b as u8, captured, r));
             }
         }) as u8;
         out.push(f);
     }
-    let mut touch = 0u8;
-    for &(_, c, r) in &edges {
-        touch ^= levels.touch(n - c as usize, r);
-    }
-    std::hint::black_box(touch);
     for &(b, c, r) in &edges {
         let child = levels.value_at(n - c as usize, r);
         let (x, y) = Value::candidates(variant, c, child);
@@ -172,49 +173,62 @@ fn atomic(bytes: &mut [u8]) -> &[AtomicU8] {
 }
 
 /// Solves level `n` of `variant`: returns the payload-ordered value pairs
-/// (x then y for each board, by rank).
+/// (x then y for each board, by rank), or the error of mapping the memory.
 pub fn solve_level(
     n: usize,
     variant: Variant,
     lower: &dyn LowerLevels,
     bar: &ProgressBar,
-) -> Vec<u8> {
+) -> std::io::Result<Scratch> {
     let size = level_size(n);
-    let mut values = vec![0u8; 2 * size as usize];
-    let mut counters = vec![0u8; size as usize];
+    let mut records = Scratch::zeroed(RECORD * size as usize)?;
     {
-        let vals = atomic(&mut values);
-        let cnt = atomic(&mut counters);
+        let x_done: Vec<AtomicU64> = (0..size.div_ceil(64)).map(|_| AtomicU64::new(0)).collect();
+        let pending: Vec<AtomicU64> = (0..size.div_ceil(CHUNK))
+            .map(|_| AtomicU64::new(0))
+            .collect();
+        let state = State {
+            records: atomic(&mut records),
+            x_done: &x_done,
+            pending: &pending,
+        };
         bar.set_length(size * (n as u64 + 1));
         bar.set_position(0);
         bar.set_message(format!("level {n}: moves"));
         chunks(size).for_each(|(start, len)| {
+            let mut thresholds = 0;
             let _ = fold_chunk(start, len, n, variant, lower, false, |i, board, f| {
                 let (x, y, same) = init(board, n, f);
                 let i = i as usize;
-                vals[2 * i].store(x, Relaxed);
-                vals[2 * i + 1].store(y, Relaxed);
-                cnt[i].store(same, Relaxed);
+                state.x(i).store(x, Relaxed);
+                state.y(i).store(y, Relaxed);
+                state.count(i).store(same, Relaxed);
+                thresholds |= pending_bit(x) | pending_bit(y);
                 Ok::<(), ()>(())
             });
+            state.pending[(start / CHUNK) as usize].store(thresholds, Relaxed);
             bar.inc(len);
         });
         for v in (1..=n as u8).rev() {
             bar.set_message(format!("level {n}: value {v}"));
             chunks(size).for_each(|(start, len)| {
-                settle(start, len, v, n, variant, vals, cnt);
+                settle(start, len, v, n, variant, &state);
                 bar.inc(len);
             });
         }
     }
-    drop(counters);
-    // Whatever is not settled is 0.
-    values.par_chunks_mut(1 << 16).for_each(|block| {
-        for b in block {
-            *b = if *b & SETTLED != 0 { *b & VALUE } else { 0 };
-        }
-    });
-    values
+    // The payload: the two value bytes of each record, moved down in place
+    // (board i's pair lands at 2i, never past its own record at 3i, so
+    // nothing is overwritten before it is read). Whatever is not settled
+    // is 0.
+    let final_value = |b: u8| if b & SETTLED != 0 { b & VALUE } else { 0 };
+    for i in 0..size as usize {
+        let (x, y) = (records[RECORD * i], records[RECORD * i + 1]);
+        records[2 * i] = final_value(x);
+        records[2 * i + 1] = final_value(y);
+    }
+    records.truncate(2 * size as usize);
+    Ok(records)
 }
 
 /// Initial state of one board: (x byte, y byte, same-level move count).
@@ -233,66 +247,151 @@ fn init(board: &[u8; 12], n: usize, f: &Folded) -> (u8, u8, u8) {
     (best, y, same)
 }
 
-/// Claims a pending byte at threshold `v`: true if this call settled it.
-fn claim(slot: &AtomicU8, v: u8) -> bool {
-    slot.compare_exchange(v, SETTLED | v, Relaxed, Relaxed)
-        .is_ok()
+/// Bytes of a board's record while its level is solved: x, y, and the
+/// count of same-level children whose x is not settled yet. The count sits
+/// next to y, which is read when the count reaches zero: one cache line.
+const RECORD: usize = 3;
+
+/// The shared state of a level being solved.
+#[derive(Copy, Clone)]
+struct State<'a> {
+    /// The records of the boards, by rank.
+    records: &'a [AtomicU8],
+    /// Boards whose x is settled, one bit each: most parents told of a
+    /// settled y already have their x, and this filter answers from the
+    /// cache where the records would cost a trip to memory.
+    x_done: &'a [AtomicU64],
+    /// For each chunk, bit v set when one of its boards may hold a byte
+    /// pending at threshold v: a chunk without one is not scanned then.
+    pending: &'a [AtomicU64],
+}
+
+/// The bit of [`State::pending`] for a record byte: its threshold if it is
+/// pending (a value with no flag), else nothing.
+#[inline]
+fn pending_bit(byte: u8) -> u64 {
+    if byte & (SETTLED | WAITING) == 0 && byte > 0 {
+        1 << byte
+    } else {
+        0
+    }
+}
+
+impl State<'_> {
+    /// Board `i`'s x byte.
+    #[inline]
+    fn x(&self, i: usize) -> &AtomicU8 {
+        &self.records[RECORD * i]
+    }
+
+    /// Board `i`'s y byte.
+    #[inline]
+    fn y(&self, i: usize) -> &AtomicU8 {
+        &self.records[RECORD * i + 1]
+    }
+
+    /// Board `i`'s count of same-level children without a settled x.
+    #[inline]
+    fn count(&self, i: usize) -> &AtomicU8 {
+        &self.records[RECORD * i + 2]
+    }
+
+    /// The word of the settled-x filter that holds board `i`.
+    #[inline]
+    fn x_done_slot(&self, i: usize) -> &AtomicU64 {
+        &self.x_done[i / 64]
+    }
+
+    /// Records that board `i`'s x is settled.
+    #[inline]
+    fn mark_x_done(&self, i: usize) {
+        self.x_done_slot(i).fetch_or(1 << (i % 64), Relaxed);
+    }
+
+    /// Whether board `i`'s x is known to be settled.
+    #[inline]
+    fn x_is_done(&self, i: usize) -> bool {
+        self.x_done_slot(i).load(Relaxed) >> (i % 64) & 1 != 0
+    }
+
+    /// Claims board `i`'s x (`is_x`) or y byte if it is pending at
+    /// threshold `v`: true if this call settled it.
+    #[inline]
+    fn claim(&self, i: usize, is_x: bool, v: u8) -> bool {
+        let slot = if is_x { self.x(i) } else { self.y(i) };
+        let claimed = slot.load(Relaxed) == v
+            && slot
+                .compare_exchange(v, SETTLED | v, Relaxed, Relaxed)
+                .is_ok();
+        if claimed && is_x {
+            self.mark_x_done(i);
+        }
+        claimed
+    }
 }
 
 /// Settled boards whose parents are told together: their parents' slots
 /// are touched first, so the cache misses overlap instead of queueing.
 const BATCH: usize = 256;
 
+/// Flags a board word (bytes 0..11) with the value that was settled, in a
+/// byte no board uses.
+const X_FLAG: u128 = 1 << 127;
+
 /// Settles the boards of one chunk whose pending value is `v`, and
 /// everything that follows from them at this threshold.
-fn settle(
-    start: u64,
-    len: u64,
-    v: u8,
-    n: usize,
-    variant: Variant,
-    vals: &[AtomicU8],
-    cnt: &[AtomicU8],
-) {
-    // Boards settled at `v` whose parents have not been told yet: the board
-    // and true for x / false for y.
-    let mut stack: Vec<([u8; 12], bool)> = Vec::new();
-    let mut edges: Vec<(usize, [u8; 12], bool)> = Vec::with_capacity(BATCH * 8);
+fn settle(start: u64, len: u64, v: u8, n: usize, variant: Variant, state: &State) {
+    // Boards settled at `v` whose parents have not been told yet, as words
+    // with `X_FLAG` set when it was their x (else their y).
+    let mut stack: Vec<u128> = Vec::new();
+    // Parents to tell: rank, and the word of the parent with the flag of
+    // the child's settled value.
+    if state.pending[(start / CHUNK) as usize].load(Relaxed) >> v & 1 == 0 {
+        return;
+    }
+    let mut edges: Vec<(usize, u128)> = Vec::with_capacity(BATCH * 8);
     for i in start..start + len {
-        let k = 2 * i as usize;
-        let x_now = vals[k].load(Relaxed) == v && claim(&vals[k], v);
-        let y_now = vals[k + 1].load(Relaxed) == v && claim(&vals[k + 1], v);
+        let x_now = state.claim(i as usize, true, v);
+        let y_now = state.claim(i as usize, false, v);
         if x_now || y_now {
-            let board = unrank(i, n);
+            let board = to_word(&unrank(i, n));
             if x_now {
-                stack.push((board, true));
+                stack.push(board | X_FLAG);
             }
             if y_now {
-                stack.push((board, false));
+                stack.push(board);
             }
         }
         if stack.len() >= BATCH || (i + 1 == start + len) {
             while !stack.is_empty() {
                 let from = stack.len().saturating_sub(BATCH);
                 edges.clear();
-                for (board, is_x) in stack.drain(from..) {
-                    for_each_parent(&board, variant, |parent| {
-                        edges.push((rank(&parent, n) as usize, parent, is_x));
+                // Each parent's slot is asked for as soon as its rank is
+                // known; for a settled y, first the word of the filter.
+                for child in stack.drain(from..) {
+                    let flag = child & X_FLAG;
+                    for_each_parent_word(child & !X_FLAG, variant, |parent| {
+                        let p = rank_word(parent, n) as usize;
+                        if flag != 0 {
+                            prefetch(state.count(p));
+                        } else {
+                            prefetch(state.x_done_slot(p));
+                        }
+                        edges.push((p, parent | flag));
                     });
                 }
-                // Independent loads of every slot about to be updated.
-                let mut touch = 0u8;
-                for &(p, _, is_x) in &edges {
-                    touch ^= if is_x {
-                        cnt[p].load(Relaxed)
-                    } else {
-                        vals[2 * p].load(Relaxed)
-                    };
-                }
-                std::hint::black_box(touch);
-                for &(p, parent, is_x) in &edges {
-                    if let Some(settled_x) = tell_parent(p, is_x, v, vals, cnt) {
-                        stack.push((parent, settled_x));
+                // A settled y only matters to parents without an x.
+                edges.retain(|&(p, parent)| {
+                    let keep = parent & X_FLAG != 0 || !state.x_is_done(p);
+                    if keep && parent & X_FLAG == 0 {
+                        prefetch(state.x(p));
+                    }
+                    keep
+                });
+                for &(p, parent) in &edges {
+                    let flag = parent & X_FLAG;
+                    if let Some(settled) = tell_parent(p, flag != 0, v, state) {
+                        stack.push((parent & !X_FLAG) | settled);
                     }
                 }
             }
@@ -301,30 +400,35 @@ fn settle(
 }
 
 /// Tells parent `p` that one same-level child's x (`is_x`) or y was
-/// settled at `v`. Returns `Some(true)` if that settled the parent's x,
-/// `Some(false)` if it settled its y.
+/// settled at `v`. Returns `Some(X_FLAG)` if that settled the parent's x,
+/// `Some(0)` if it settled its y.
 #[inline]
-fn tell_parent(p: usize, is_x: bool, v: u8, vals: &[AtomicU8], cnt: &[AtomicU8]) -> Option<bool> {
+fn tell_parent(p: usize, is_x: bool, v: u8, state: &State) -> Option<u128> {
     if is_x {
         // One more same-level child settled; the last one gives the
         // smallest x, which bounds the parent's y.
-        if cnt[p].fetch_sub(1, Relaxed) == 1 {
-            let bound = vals[2 * p + 1].load(Relaxed) & VALUE;
+        if state.count(p).fetch_sub(1, Relaxed) == 1 {
+            let y = state.y(p);
+            let bound = y.load(Relaxed) & VALUE;
             if bound >= v {
-                vals[2 * p + 1].store(SETTLED | v, Relaxed);
-                return Some(false);
+                y.store(SETTLED | v, Relaxed);
+                return Some(0);
             }
             // Settled later, at the threshold of its bound.
-            vals[2 * p + 1].store(bound, Relaxed);
+            y.store(bound, Relaxed);
+            state.pending[p / CHUNK as usize].fetch_or(pending_bit(bound), Relaxed);
         }
         None
     } else {
-        let slot = &vals[2 * p];
+        let slot = state.x(p);
         let mut cur = slot.load(Relaxed);
         while cur & SETTLED == 0 {
             debug_assert!(cur <= v, "pending x above the threshold");
             match slot.compare_exchange_weak(cur, SETTLED | v, Relaxed, Relaxed) {
-                Ok(_) => return Some(true),
+                Ok(_) => {
+                    state.mark_x_done(p);
+                    return Some(X_FLAG);
+                }
                 Err(now) => cur = now,
             }
         }
@@ -382,15 +486,22 @@ fn fold_chunk<E>(
     with_same: bool,
     mut f: impl FnMut(u64, &[u8; 12], &Folded) -> Result<(), E>,
 ) -> Result<(), E> {
-    let boards: Vec<[u8; 12]> = Boards::new(n, start, len).collect();
+    let mut boards = Boards::new(n, start, len);
+    let mut batch = Vec::with_capacity(EVAL_BATCH);
     let mut folded = Vec::with_capacity(EVAL_BATCH);
-    for (b, batch) in boards.chunks(EVAL_BATCH).enumerate() {
-        fold_batch(batch, n, variant, levels, with_same, &mut folded);
-        for (k, (board, fold)) in batch.iter().zip(&folded).enumerate() {
-            f(start + (b * EVAL_BATCH + k) as u64, board, fold)?;
+    let mut r = start;
+    loop {
+        batch.clear();
+        batch.extend(std::iter::from_fn(|| boards.next_word()).take(EVAL_BATCH));
+        if batch.is_empty() {
+            return Ok(());
+        }
+        fold_batch(&batch, n, variant, levels, with_same, &mut folded);
+        for (&board, fold) in batch.iter().zip(&folded) {
+            f(r, &from_word(board), fold)?;
+            r += 1;
         }
     }
-    Ok(())
 }
 
 /// The value the fixpoint equations give a board from its children's values.

@@ -33,6 +33,14 @@ pub enum BuildError {
         /// The error.
         error: std::io::Error,
     },
+    /// The working memory of a level could not be mapped.
+    #[error("level {level}: cannot map its working memory: {error}")]
+    Memory {
+        /// The level.
+        level: usize,
+        /// The error.
+        error: std::io::Error,
+    },
     /// A level above 48 or equal to 47 (which no game reaches).
     #[error("--max-seeds must be at most 48")]
     TooManySeeds,
@@ -218,7 +226,8 @@ pub fn build(
             Err(e) => return Err(e.into()),
         }
         let bar = bar(opts.progress);
-        let values = solve_level(level, opts.variant, &tables, &bar);
+        let values = solve_level(level, opts.variant, &tables, &bar)
+            .map_err(|error| BuildError::Memory { level, error })?;
         let value = |r: u64| Value::new(values[2 * r as usize], values[2 * r as usize + 1]);
         let with_level = WithLevel {
             lower: &tables,
@@ -228,20 +237,23 @@ pub fn build(
         check_level(level, opts.variant, &with_level, &bar)?;
         let stats = LevelStats::of(level, opts.variant, value);
         bar.set_message(format!("level {level}: write"));
-        let payload = match encoding {
-            Encoding::ForcedPair => values,
+        let scores;
+        let payload: &[u8] = match encoding {
+            Encoding::ForcedPair => &values,
             Encoding::Score => {
-                let mut scores = vec![0u8; values.len() / 2];
-                scores
-                    .par_chunks_mut(1 << 16)
-                    .zip(values.par_chunks(2 << 16))
-                    .for_each(|(out, pairs)| {
-                        for (o, p) in out.iter_mut().zip(pairs.chunks_exact(2)) {
-                            *o = Value::new(p[0], p[1]).score() as u8;
-                        }
-                    });
-                drop(values);
-                scores
+                scores = {
+                    let mut scores = vec![0u8; values.len() / 2];
+                    scores
+                        .par_chunks_mut(1 << 16)
+                        .zip(values.par_chunks(2 << 16))
+                        .for_each(|(out, pairs)| {
+                            for (o, p) in out.iter_mut().zip(pairs.chunks_exact(2)) {
+                                *o = Value::new(p[0], p[1]).score() as u8;
+                            }
+                        });
+                    scores
+                };
+                &scores
             }
         };
         let header = Header {
@@ -254,8 +266,8 @@ pub fn build(
             built_unix: build_time(),
             tool_version: env!("CARGO_PKG_VERSION").to_string(),
         };
-        write_table(&path, &header, |out| out.write_all(&payload))?;
-        drop(payload);
+        write_table(&path, &header, |out| out.write_all(payload))?;
+        drop(values);
         bar.finish_and_clear();
         tables.load(level, false)?;
         let summary = LevelSummary {

@@ -83,12 +83,24 @@ pub fn rank(board: &[u8; 12], n: usize) -> u64 {
     rank_word(to_word(board), n)
 }
 
+/// `BINOM` widened to every row a byte can name, so that looking up a
+/// byte-sized argument needs no bounds check (rows above 59 are never read).
+static BINOM_BY_BYTE: [[u64; 12]; 256] = {
+    let mut t = [[0u64; 12]; 256];
+    let mut a = 0;
+    while a < 60 {
+        t[a] = BINOM[a];
+        a += 1;
+    }
+    t
+};
+
 /// [`rank`] of a board held as a word (see [`to_word`]): the pits are read
-/// with shifts, in registers.
-#[inline]
+/// with shifts, in registers, and nothing depends on a branch but the
+/// table look-ups' addresses.
+#[inline(always)]
 pub fn rank_word(word: u128, n: usize) -> u64 {
     debug_assert!(is_indexed(&from_word(word)));
-    let pit = |i: usize| usize::from((word >> (8 * i)) as u8);
     // The first empty pit of the opponent's row: the lowest zero byte of
     // pits 6..11 (counts never reach 0x80, so the usual zero-byte test is
     // exact for the lowest one).
@@ -96,29 +108,30 @@ pub fn rank_word(word: u128, n: usize) -> u64 {
     const HIGHS: u64 = 0x8080_8080_8080;
     let row = (word >> 48) as u64 & 0xFFFF_FFFF_FFFF;
     let zeros = row.wrapping_sub(ONES) & !row & HIGHS;
-    let j = if zeros == 0 {
-        0
-    } else {
-        zeros.trailing_zeros() as usize / 8
-    };
+    // `zeros` is never 0 for an indexed board; `| 1 << 63` keeps j ≤ 7 and
+    // the look-up below in bounds whatever the word.
+    let j = ((zeros | 1 << 63).trailing_zeros() / 8) as usize;
+    // Prefix sums in every byte at once: byte k of `prefix` holds P(k + 1),
+    // the seeds in pits 0..=k (at most 48, so no byte carries).
+    let prefix = word.wrapping_mul(0x0101_0101_0101_0101_0101_0101);
+    let p = |k: usize| usize::from((prefix >> (8 * k)) as u8);
+    let binom = |a: usize, b: usize| BINOM_BY_BYTE[a & 0xFF][b];
     // Bar i (1-based) of the stars-and-bars picture sits at (seeds in the
     // first i parts) + i − 1. With P(k) the seeds in pits 0..k: the first six
     // parts are pits 0..5; part i (7 ≤ i ≤ 6 + j) is pit i − 1 less one seed,
-    // so its prefix is P(i) − (i − 6); a later part skips pit 6 + j, so its
-    // prefix is P(i + 1) − j.
-    let mut r = BASE[n][j];
-    let mut prefix = 0usize;
+    // so its bar is at P(i) − (i − 6) + i − 1 = P(i) + 5; a later part skips
+    // pit 6 + j, so its bar is at P(i + 1) − j + i − 1.
+    let mut r = BASE[n.min(MAX_SEEDS)][j.min(6)];
     for i in 0..6 {
-        prefix += pit(i);
-        r += binom(prefix + i, i + 1);
+        r += binom(p(i) + i, i + 1);
     }
     for i in 7..PARTS {
-        prefix += pit(i - 1);
-        r += if i <= 6 + j {
-            binom(prefix + 5, i)
+        let bar = if i <= 6 + j {
+            p(i - 1) + 5
         } else {
-            binom(prefix + pit(i) + i - 1 - j, i)
+            p(i) + i - 1 - j
         };
+        r += binom(bar, i);
     }
     r
 }
@@ -130,22 +143,19 @@ pub fn unrank(mut r: u64, n: usize) -> [u8; 12] {
     r -= BASE[n][j];
     let total = n - j;
     // Recover the bar positions from the highest down: bar i is the largest
-    // b with C(b, i) ≤ the remaining rank (binary search over the table).
+    // b below bar i + 1 with C(b, i) ≤ the remaining rank. The gaps between
+    // bars are the parts, which hold few seeds, so a walk down from the
+    // previous bar takes fewer steps than a binary search.
     let mut bars = [0usize; PARTS];
-    let mut hi = total + PARTS - 1;
+    let mut b = total + PARTS - 1;
     for i in (1..PARTS).rev() {
-        // Branch-free binary search over [i − 1, hi): C(i − 1, i) = 0 ≤ r.
-        let mut lo = i - 1;
-        let mut len = hi - lo;
-        while len > 1 {
-            let half = len / 2;
-            let mid = lo + half;
-            lo = if binom(mid, i) <= r { mid } else { lo };
-            len -= half;
+        // C(i − 1, i) = 0 ≤ r stops the walk.
+        b -= 1;
+        while binom(b, i) > r {
+            b -= 1;
         }
-        bars[i] = lo;
-        r -= binom(lo, i);
-        hi = lo;
+        bars[i] = b;
+        r -= binom(b, i);
     }
     let mut parts = [0u8; PARTS];
     let mut prev: isize = -1;
@@ -164,16 +174,21 @@ pub fn unrank(mut r: u64, n: usize) -> [u8; 12] {
 /// Rebuilds a board from its 11 parts and the first empty opponent pit.
 #[inline]
 fn expand(parts: &[u8; PARTS], j: usize) -> [u8; 12] {
-    let mut board = [0u8; 12];
-    let mut k = 0;
-    for (pit, slot) in board.iter_mut().enumerate() {
-        if pit == 6 + j {
-            continue;
-        }
-        *slot = parts[k] + u8::from(pit >= 6 && pit < 6 + j);
-        k += 1;
-    }
-    board
+    from_word(expand_word(parts, j))
+}
+
+/// [`expand`] as a word: the parts with a zero byte inserted for pit
+/// `6 + j`, and one seed added back to each of pits 6..6+j.
+#[inline]
+fn expand_word(parts: &[u8; PARTS], j: usize) -> u128 {
+    let mut bytes = [0u8; 16];
+    bytes[..PARTS].copy_from_slice(parts);
+    let word = u128::from_le_bytes(bytes);
+    let split = 8 * (6 + j);
+    let low = word & ((1 << split) - 1);
+    let high = (word >> split) << (split + 8);
+    let ones = (0x0101_0101_0101u128 & ((1 << (8 * j)) - 1)) << 48;
+    (low | high) + ones
 }
 
 /// Iterates the boards of a level in rank order, from a given rank, without
@@ -229,16 +244,15 @@ impl Boards {
     }
 }
 
-impl Iterator for Boards {
-    type Item = [u8; 12];
-
+impl Boards {
+    /// The next board as a word (see [`to_word`]).
     #[inline]
-    fn next(&mut self) -> Option<[u8; 12]> {
+    pub fn next_word(&mut self) -> Option<u128> {
         if self.remaining == 0 {
             return None;
         }
         self.remaining -= 1;
-        let board = expand(&self.parts, self.j);
+        let board = expand_word(&self.parts, self.j);
         if self.remaining > 0 && !self.advance() {
             // First composition of the next `j`: every seed in the last part.
             self.j += 1;
@@ -246,5 +260,14 @@ impl Iterator for Boards {
             self.parts[PARTS - 1] = (self.n - self.j) as u8;
         }
         Some(board)
+    }
+}
+
+impl Iterator for Boards {
+    type Item = [u8; 12];
+
+    #[inline]
+    fn next(&mut self) -> Option<[u8; 12]> {
+        self.next_word().map(from_word)
     }
 }

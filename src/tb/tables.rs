@@ -5,6 +5,7 @@ use std::path::{Path, PathBuf};
 use super::build::LowerLevels;
 use super::file::{Encoding, TableError, TableFile, table_path};
 use super::index::MAX_SEEDS;
+use super::prefetch::prefetch;
 use super::value::Value;
 use crate::Variant;
 
@@ -132,9 +133,9 @@ impl LowerLevels for Tablebase {
     }
 
     #[inline]
-    fn touch(&self, level: usize, r: u64) -> u8 {
+    fn prefetch(&self, level: usize, r: u64) {
         let table = self.levels[level].as_ref().expect("level loaded");
         let per = table.header().encoding.bytes_per_board();
-        table.payload()[per * r as usize]
+        prefetch(&table.payload()[per * r as usize]);
     }
 }
