@@ -262,7 +262,7 @@ pub fn build(
             level: level as u8,
             boards: level_size(level),
             encoding,
-            checksum: checksum(&payload),
+            checksum: checksum(payload),
             built_unix: build_time(),
             tool_version: env!("CARGO_PKG_VERSION").to_string(),
         };
