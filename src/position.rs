@@ -135,8 +135,9 @@ static SOWING: [[(u128, u8); 49]; 12] = {
 };
 
 /// `LANDING[origin][seeds]`: the pit where the last seed of a sowing falls
-/// and how many seeds that sowing adds to it (more than one after a lap).
-/// A compact extract of [`SOWING`] for the capture test.
+/// and how many seeds that sowing adds to it (more than one after a lap),
+/// or [`OWN_ROW`] when that pit is the sower's own, where nothing is
+/// captured. A compact extract of [`SOWING`] for the capture test.
 static LANDING: [[(u8, u8); 49]; 12] = {
     let mut table = [[(0u8, 0u8); 49]; 12];
     let mut origin = 0;
@@ -144,13 +145,22 @@ static LANDING: [[(u8, u8); 49]; 12] = {
         let mut seeds = 1;
         while seeds <= 48 {
             let (inc, last) = SOWING[origin][seeds];
-            table[origin][seeds] = (last, (inc >> (8 * last as u32)) as u8);
+            let added = if last as usize / 6 == origin / 6 {
+                OWN_ROW
+            } else {
+                (inc >> (8 * last as u32)) as u8
+            };
+            table[origin][seeds] = (last, added);
             seeds += 1;
         }
         origin += 1;
     }
     table
 };
+
+/// Stands in [`LANDING`] for the seeds added to a pit of the sower's own
+/// row: added to any pit count (at most 48) it makes neither 2 nor 3.
+const OWN_ROW: u8 = 0x80;
 
 /// The seeds a capture ending at `last` would take, and the first pit of the
 /// captured run. Walks clockwise from `last` while pits hold 2 or 3 and stay
@@ -387,7 +397,7 @@ impl Position {
     pub fn may_capture(&self, pit: usize) -> bool {
         let (last, added) = LANDING[pit][usize::from(self.cells[pit])];
         let landing = self.cells[usize::from(last)] + added;
-        !self.side_to_move().owns(usize::from(last)) && (landing == 2 || landing == 3)
+        landing == 2 || landing == 3
     }
 
     /// Removes the moves for which `bad` holds of the result, unless it holds

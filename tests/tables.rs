@@ -316,3 +316,30 @@ fn a_search_opens_only_the_levels_up_to_its_limit() {
         assert_eq!(tb.value_at(4, r), all.value_at(4, r));
     }
 }
+
+#[test]
+fn scratch_memory_starts_zeroed_and_truncation_keeps_the_prefix() {
+    use oware::tb::scratch::Scratch;
+    // More than a huge page, so that freeing whole pages past the end is
+    // exercised; the last byte lands in the middle of a page.
+    let len = 3 * (1 << 21) + 12_345;
+    let mut scratch = Scratch::zeroed(len).expect("map");
+    assert_eq!(scratch.len(), len);
+    assert!(scratch.iter().all(|&b| b == 0));
+    for (i, b) in scratch.iter_mut().enumerate() {
+        *b = (i % 251) as u8;
+    }
+    let kept = (1 << 21) + 777;
+    scratch.truncate(kept);
+    assert_eq!(scratch.len(), kept);
+    assert!(
+        scratch
+            .iter()
+            .enumerate()
+            .all(|(i, &b)| b == (i % 251) as u8)
+    );
+    // Truncating to more than is there changes nothing.
+    scratch.truncate(len);
+    assert_eq!(scratch.len(), kept);
+    assert!(Scratch::zeroed(0).expect("map").is_empty());
+}

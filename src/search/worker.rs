@@ -142,10 +142,14 @@ impl Candidate {
     };
 }
 
-/// The entry of a board key in the repetition filter (`Worker::on_path`).
+/// The entry of a position in the repetition filter (`Worker::on_path`):
+/// a cheap hash of the pits and the side to move, so that a leaf, which
+/// needs no key otherwise, computes its key only when the filter hits.
 #[inline]
-const fn filter_slot(key: u64) -> usize {
-    (key >> 56) as usize
+fn filter_slot(pos: &Position) -> usize {
+    let word = pos.pits_word() ^ (u128::from(pos.side_to_move() as u8) << 96);
+    let folded = (word as u64) ^ ((word >> 64) as u64).rotate_left(29);
+    (folded.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 56) as usize
 }
 
 /// Ordering keys of the candidates: the order in the high bits and
@@ -188,7 +192,7 @@ impl<'a> Worker<'a> {
             shared,
             path: history.iter().map(board_key).collect(),
             on_path: history.iter().fold([0; 256], |mut counts, p| {
-                counts[filter_slot(board_key(p))] += 1;
+                counts[filter_slot(p)] += 1;
                 counts
             }),
             since_capture: 0,
@@ -377,14 +381,17 @@ impl<'a> Worker<'a> {
         self.search_keyed(pos, board_key(pos), depth, alpha, beta, ply, captured)
     }
 
-    /// [`Worker::search`] with the board key of `pos` already known. Inlined
-    /// into the move loop, so that a leaf costs no call of [`Worker::node`].
+    /// [`Worker::search`] with the board key of `pos` if it is already
+    /// known (0: not computed; a leaf then never computes it unless the
+    /// repetition filter hits, and recomputing a real zero key is
+    /// harmless). Inlined into the move loop, so that a leaf costs no call
+    /// of [`Worker::node`].
     #[allow(clippy::too_many_arguments)]
     #[inline]
     fn search_keyed(
         &mut self,
         pos: &Position,
-        key: u64,
+        mut key: u64,
         depth: i32,
         mut alpha: i32,
         mut beta: i32,
@@ -407,13 +414,17 @@ impl<'a> Worker<'a> {
             if captured == 0 && self.shared.rules.repetition {
                 // Most keys were never on the path: the filter says so
                 // without a scan.
-                let repeated = self.on_path[filter_slot(key)] > 0
-                    && self.path[self.since_capture..]
+                let repeated = self.on_path[filter_slot(pos)] > 0 && {
+                    if key == 0 {
+                        key = board_key(pos);
+                    }
+                    self.path[self.since_capture..]
                         .iter()
                         .rev()
                         .skip(1)
                         .step_by(2)
-                        .any(|&k| k == key);
+                        .any(|&k| k == key)
+                };
                 if repeated {
                     self.path_events += 1;
                     return self.ended(pos, EndReason::Repetition, ply);
@@ -435,13 +446,17 @@ impl<'a> Worker<'a> {
         if depth <= 0 && self.shared.features.capture_plies == 0 {
             return self.leaf(pos, ply, alpha, beta);
         }
+        if key == 0 {
+            key = board_key(pos);
+        }
+        let slot = filter_slot(pos);
         let saved_since = self.since_capture;
         self.since_capture = since;
         self.path.push(key);
-        self.on_path[filter_slot(key)] += 1;
+        self.on_path[slot] += 1;
         let score = self.node(pos, key, depth, &mut alpha, &mut beta, ply);
         self.path.pop();
-        self.on_path[filter_slot(key)] -= 1;
+        self.on_path[slot] -= 1;
         self.since_capture = saved_since;
         score
     }
@@ -474,14 +489,7 @@ impl<'a> Worker<'a> {
         beta: i32,
         ply: usize,
     ) -> i32 {
-        // A zero key was not computed (see `candidates`); recomputing a real
-        // zero key is harmless.
-        let key = if c.key == 0 {
-            board_key(&c.child)
-        } else {
-            c.key
-        };
-        -self.search_keyed(&c.child, key, depth, -beta, -alpha, ply + 1, c.captured)
+        -self.search_keyed(&c.child, c.key, depth, -beta, -alpha, ply + 1, c.captured)
     }
 
     /// The end of a game whose side to move has no legal move: with no
