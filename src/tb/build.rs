@@ -266,7 +266,9 @@ struct State<'a> {
     /// Boards whose x is settled, one bit each: most parents told of a
     /// settled y already have their x, and this filter answers from the
     /// cache where the records would cost a trip to memory. Only for levels
-    /// of at most [`FILTER_MAX_BOARDS`] boards.
+    /// of at most [`FILTER_MAX_BOARDS`] boards. Plain words: bitvec's
+    /// atomic bit slice made the settling phase slower (level 18 on one
+    /// thread: 14.3 s against 12.2 s).
     x_done: Option<&'a [AtomicU64]>,
     /// For each chunk, bit v set when one of its boards may hold a byte
     /// pending at threshold v: a chunk without one is not scanned then.
