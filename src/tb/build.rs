@@ -345,9 +345,10 @@ const BATCH: usize = 256;
 /// The most boards a level may have to get the settled-x filter. Up to
 /// level 22 (180 M boards, a 23 MB filter) it saves time (52.0 s against
 /// 55.0 s on 2 threads); at level 24 (383 M boards) it is even (131.8 s
-/// against 132.3 s); at level 30 a build with the filter took 1,737 s where
-/// the builder before it took 1,508 s, since the filter no longer stays in
-/// the cache and its own misses add to the records'.
+/// against 132.3 s); level 25 took 208 s with it and 219 s without. The one
+/// build of level 30 with it took 1,737 s where the builder before it took
+/// 1,508 s: once the filter leaves the cache its own misses add to the
+/// records', so larger levels go without it until that is measured.
 const FILTER_MAX_BOARDS: u64 = 400 << 20;
 
 /// Flags a board word (bytes 0..11) with the value that was settled, in a
