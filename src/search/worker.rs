@@ -406,6 +406,7 @@ impl<'a> Worker<'a> {
         if self.aborted {
             return 0;
         }
+        let slot = filter_slot(pos);
         // The game may have ended with the move that led here.
         if ply > 0 {
             if pos.majority_reached() {
@@ -414,7 +415,7 @@ impl<'a> Worker<'a> {
             if captured == 0 && self.shared.rules.repetition {
                 // Most keys were never on the path: the filter says so
                 // without a scan.
-                let repeated = self.on_path[filter_slot(pos)] > 0 && {
+                let repeated = self.on_path[slot] > 0 && {
                     if key == 0 {
                         key = board_key(pos);
                     }
@@ -449,7 +450,6 @@ impl<'a> Worker<'a> {
         if key == 0 {
             key = board_key(pos);
         }
-        let slot = filter_slot(pos);
         let saved_since = self.since_capture;
         self.since_capture = since;
         self.path.push(key);

@@ -185,17 +185,14 @@ pub fn solve_level(
     let mut records = Scratch::zeroed(RECORD * size as usize)?;
     {
         // The filter only pays while it stays in the cache.
-        let x_done: Vec<AtomicU64> = if size <= FILTER_MAX_BOARDS {
-            (0..size.div_ceil(64)).map(|_| AtomicU64::new(0)).collect()
-        } else {
-            Vec::new()
-        };
+        let x_done: Option<Vec<AtomicU64>> = (size <= FILTER_MAX_BOARDS)
+            .then(|| (0..size.div_ceil(64)).map(|_| AtomicU64::new(0)).collect());
         let pending: Vec<AtomicU64> = (0..size.div_ceil(CHUNK))
             .map(|_| AtomicU64::new(0))
             .collect();
         let state = State {
             records: atomic(&mut records),
-            x_done: (!x_done.is_empty()).then_some(&x_done[..]),
+            x_done: x_done.as_deref(),
             pending: &pending,
         };
         bar.set_length(size * (n as u64 + 1));
@@ -259,7 +256,6 @@ fn init(board: &[u8; 12], n: usize, f: &Folded) -> (u8, u8, u8) {
 const RECORD: usize = 3;
 
 /// The shared state of a level being solved.
-#[derive(Copy, Clone)]
 struct State<'a> {
     /// The records of the boards, by rank.
     records: &'a [AtomicU8],
