@@ -27,9 +27,9 @@ use indicatif::ProgressBar;
 use rayon::prelude::*;
 
 use super::board::{
-    for_each_child, for_each_child_word, for_each_parent_word, from_word, terminal_value, to_word,
+    for_each_child, for_each_child_word, for_each_parent_word, from_word, terminal_value,
 };
-use super::index::{Boards, level_size, rank, rank_word, unrank};
+use super::index::{Boards, level_size, rank, rank_word, unrank_word};
 use super::prefetch::prefetch;
 use super::scratch::Scratch;
 use super::value::Value;
@@ -173,6 +173,11 @@ fn atomic(bytes: &mut [u8]) -> &[AtomicU8] {
     unsafe { &*(bytes as *mut [u8] as *const [AtomicU8]) }
 }
 
+/// The bytes [`solve_level`] maps for level `n`: one record per board.
+pub fn working_memory(n: usize) -> u64 {
+    RECORD as u64 * level_size(n)
+}
+
 /// Solves level `n` of `variant`: returns the payload-ordered value pairs
 /// (x then y for each board, by rank), or the error of mapping the memory.
 pub fn solve_level(
@@ -182,7 +187,7 @@ pub fn solve_level(
     bar: &ProgressBar,
 ) -> std::io::Result<Scratch> {
     let size = level_size(n);
-    let mut records = Scratch::zeroed(RECORD * size as usize)?;
+    let mut records = Scratch::zeroed(working_memory(n) as usize)?;
     {
         // The filter only pays while it stays in the cache.
         let x_done: Option<Vec<AtomicU64>> = (size <= FILTER_MAX_BOARDS)
@@ -367,7 +372,7 @@ fn settle(start: u64, len: u64, v: u8, n: usize, variant: Variant, state: &State
         let x_now = state.claim(i as usize, true, v);
         let y_now = state.claim(i as usize, false, v);
         if x_now || y_now {
-            let board = to_word(&unrank(i, n));
+            let board = unrank_word(i, n);
             if x_now {
                 stack.push(board | X_FLAG);
             }

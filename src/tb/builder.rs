@@ -7,11 +7,12 @@ use std::time::{Instant, SystemTime, UNIX_EPOCH};
 use indicatif::{ProgressBar, ProgressStyle};
 use rayon::prelude::*;
 
-use super::build::{FixpointError, WithLevel, check_level, solve_level};
+use super::build::{FixpointError, WithLevel, check_level, solve_level, working_memory};
 use super::file::{
     Encoding, FORMAT_VERSION, Header, TableError, TableFile, checksum, table_path, write_table,
 };
 use super::index::{MAX_SEEDS, level_size};
+use super::resident::{Resident, copy_budget};
 use super::tables::{Tablebase, decode};
 use super::value::Value;
 use crate::Variant;
@@ -226,15 +227,17 @@ pub fn build(
             Err(e) => return Err(e.into()),
         }
         let bar = bar(opts.progress);
-        let values = solve_level(level, opts.variant, &tables, &bar)
+        let resident = Resident::new(&tables, level, copy_budget(working_memory(level)));
+        let values = solve_level(level, opts.variant, &resident, &bar)
             .map_err(|error| BuildError::Memory { level, error })?;
         let value = |r: u64| Value::new(values[2 * r as usize], values[2 * r as usize + 1]);
         let with_level = WithLevel {
-            lower: &tables,
+            lower: &resident,
             level,
             pairs: &values,
         };
         check_level(level, opts.variant, &with_level, &bar)?;
+        drop(resident);
         let stats = LevelStats::of(level, opts.variant, value);
         bar.set_message(format!("level {level}: write"));
         let scores;

@@ -137,7 +137,20 @@ pub fn rank_word(word: u128, n: usize) -> u64 {
 }
 
 /// The board of level `n` with rank `r` (`r < level_size(n)`).
-pub fn unrank(mut r: u64, n: usize) -> [u8; 12] {
+pub fn unrank(r: u64, n: usize) -> [u8; 12] {
+    from_word(unrank_word(r, n))
+}
+
+/// [`unrank`] as a word (see [`to_word`]).
+#[inline]
+pub fn unrank_word(r: u64, n: usize) -> u128 {
+    let (j, parts) = parts_of(r, n);
+    expand_word(parts, j)
+}
+
+/// The first empty opponent pit of the board of rank `r` in level `n`, and
+/// its 11 parts, one per byte of a word (part i in byte i).
+fn parts_of(mut r: u64, n: usize) -> (usize, u128) {
     debug_assert!(r < level_size(n));
     let j = (0..6).rposition(|j| BASE[n][j] <= r).unwrap_or(0);
     r -= BASE[n][j];
@@ -146,47 +159,30 @@ pub fn unrank(mut r: u64, n: usize) -> [u8; 12] {
     // b below bar i + 1 with C(b, i) ≤ the remaining rank. The gaps between
     // bars are the parts, which hold few seeds, so a walk down from the
     // previous bar takes fewer steps than a binary search.
-    let mut bars = [0usize; PARTS];
-    let mut b = total + PARTS - 1;
+    let mut parts = 0u128;
+    let mut above = total + PARTS - 1;
+    let mut b = above;
     for i in (1..PARTS).rev() {
         // C(i − 1, i) = 0 ≤ r stops the walk.
         b -= 1;
         while binom(b, i) > r {
             b -= 1;
         }
-        bars[i] = b;
         r -= binom(b, i);
+        parts |= ((above - b - 1) as u128) << (8 * i);
+        above = b;
     }
-    let mut parts = [0u8; PARTS];
-    let mut prev: isize = -1;
-    for i in 1..=PARTS {
-        let b = if i == PARTS {
-            total + PARTS - 1
-        } else {
-            bars[i]
-        } as isize;
-        parts[i - 1] = (b - prev - 1) as u8;
-        prev = b;
-    }
-    expand(&parts, j)
+    (j, parts | above as u128)
 }
 
-/// Rebuilds a board from its 11 parts and the first empty opponent pit.
+/// The board word of 11 parts (one per byte) and the first empty opponent
+/// pit `6 + j`: a zero byte inserted for that pit, and one seed added back
+/// to each of pits 6..6+j.
 #[inline]
-fn expand(parts: &[u8; PARTS], j: usize) -> [u8; 12] {
-    from_word(expand_word(parts, j))
-}
-
-/// [`expand`] as a word: the parts with a zero byte inserted for pit
-/// `6 + j`, and one seed added back to each of pits 6..6+j.
-#[inline]
-fn expand_word(parts: &[u8; PARTS], j: usize) -> u128 {
-    let mut bytes = [0u8; 16];
-    bytes[..PARTS].copy_from_slice(parts);
-    let word = u128::from_le_bytes(bytes);
+fn expand_word(parts: u128, j: usize) -> u128 {
     let split = 8 * (6 + j);
-    let low = word & ((1 << split) - 1);
-    let high = (word >> split) << (split + 8);
+    let low = parts & ((1 << split) - 1);
+    let high = (parts >> split) << (split + 8);
     let ones = (0x0101_0101_0101u128 & ((1 << (8 * j)) - 1)) << 48;
     (low | high) + ones
 }
@@ -196,7 +192,8 @@ fn expand_word(parts: &[u8; PARTS], j: usize) -> u128 {
 pub struct Boards {
     n: usize,
     j: usize,
-    parts: [u8; PARTS],
+    /// The 11 parts of the next board, one per byte (part i in byte i).
+    parts: u128,
     remaining: u64,
 }
 
@@ -206,20 +203,9 @@ impl Boards {
         let size = level_size(n);
         let count = count.min(size.saturating_sub(start));
         let (j, parts) = if count == 0 {
-            (0, [0; PARTS])
+            (0, 0)
         } else {
-            let board = unrank(start, n);
-            let j = board[6..].iter().position(|&s| s == 0).unwrap_or(0);
-            let mut parts = [0u8; PARTS];
-            let mut k = 0;
-            for (pit, &s) in board.iter().enumerate() {
-                if pit == 6 + j {
-                    continue;
-                }
-                parts[k] = s - u8::from(pit >= 6 && pit < 6 + j);
-                k += 1;
-            }
-            (j, parts)
+            parts_of(start, n)
         };
         Boards {
             n,
@@ -229,17 +215,19 @@ impl Boards {
         }
     }
 
-    /// Steps `parts` to its colex successor; false past the last one.
+    /// Steps the parts to their colex successor; false past the last one.
+    #[inline]
     fn advance(&mut self) -> bool {
-        // The smallest i ≥ 1 with parts[i] > 0 moves one seed down to i − 1
-        // and gathers everything before it there.
-        let Some(i) = (1..PARTS).find(|&i| self.parts[i] > 0) else {
+        // The smallest i ≥ 1 with a seed moves one seed down to part i − 1
+        // and gathers there everything before it: parts 1..i are empty, so
+        // that is part 0 plus the seed.
+        let above = self.parts & !0xFF;
+        if above == 0 {
             return false;
-        };
-        let gathered: u8 = self.parts[..i].iter().sum::<u8>() + 1;
-        self.parts[..i].fill(0);
-        self.parts[i] -= 1;
-        self.parts[i - 1] = gathered;
+        }
+        let i = above.trailing_zeros() / 8;
+        let gathered = (self.parts & 0xFF) + 1;
+        self.parts = above - (1 << (8 * i)) + (gathered << (8 * (i - 1)));
         true
     }
 }
@@ -252,12 +240,11 @@ impl Boards {
             return None;
         }
         self.remaining -= 1;
-        let board = expand_word(&self.parts, self.j);
+        let board = expand_word(self.parts, self.j);
         if self.remaining > 0 && !self.advance() {
             // First composition of the next `j`: every seed in the last part.
             self.j += 1;
-            self.parts = [0; PARTS];
-            self.parts[PARTS - 1] = (self.n - self.j) as u8;
+            self.parts = ((self.n - self.j) as u128) << (8 * (PARTS - 1));
         }
         Some(board)
     }

@@ -8,6 +8,7 @@ pub mod file;
 pub mod index;
 pub mod prefetch;
 pub mod probe;
+pub mod resident;
 pub mod scratch;
 pub mod tables;
 pub mod value;

@@ -126,6 +126,12 @@ pub fn decode(encoding: Encoding, payload: &[u8], r: u64) -> Value {
     }
 }
 
+/// Starts loading the entry of rank `r` of a payload into the cache.
+#[inline]
+pub fn prefetch_entry(encoding: Encoding, payload: &[u8], r: u64) {
+    prefetch(&payload[encoding.bytes_per_board() * r as usize]);
+}
+
 impl LowerLevels for Tablebase {
     #[inline]
     fn value_at(&self, level: usize, r: u64) -> Value {
@@ -135,7 +141,6 @@ impl LowerLevels for Tablebase {
     #[inline]
     fn prefetch(&self, level: usize, r: u64) {
         let table = self.levels[level].as_ref().expect("level loaded");
-        let per = table.header().encoding.bytes_per_board();
-        prefetch(&table.payload()[per * r as usize]);
+        prefetch_entry(table.header().encoding, table.payload(), r);
     }
 }
