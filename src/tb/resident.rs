@@ -20,8 +20,9 @@ use super::value::Value;
 /// caches, so a copy would gain nothing.
 const MIN_COPY_BYTES: usize = 32 << 20;
 
-/// The deepest a capture reaches: 5 pits of 3 seeds.
-const MAX_CAPTURE: usize = 15;
+/// The most seeds one move captures: 6 pits of 3 (a grand slam, under the
+/// rules that let it capture).
+const MAX_CAPTURE: usize = 18;
 
 /// The lower levels of a build, some of them copied into huge-page memory.
 pub struct Resident<'a> {
@@ -112,10 +113,12 @@ pub fn copy_budget(working: u64) -> u64 {
             .trim()
             .parse()
             .ok()?;
-        Some(kib << 10)
+        Some(kib.saturating_mul(1024))
     };
     match (field("MemAvailable:"), field("MemTotal:")) {
-        (Some(available), Some(total)) => available.saturating_sub(working + total / 4),
+        (Some(available), Some(total)) => {
+            available.saturating_sub(working.saturating_add(total / 4))
+        }
         _ => 0,
     }
 }
