@@ -31,6 +31,25 @@ pub struct Iteration {
     pub tb_hits: u64,
 }
 
+impl Iteration {
+    /// Whether the score is a proven result found deep enough that a
+    /// deeper search cannot change it: the search ends on it.
+    pub fn is_settled(&self) -> bool {
+        is_proven(self.score) && self.depth as i32 > (super::WIN - self.score.abs()) + 2
+    }
+
+    /// Whether this iteration replaces `current` as the search's result: it
+    /// is deeper, or as deep and settled, and `current` is not settled.
+    /// Threads sharing a table can finish the same depth with different
+    /// scores, and one of them may be a proof the other missed.
+    fn supersedes(&self, current: Option<&Iteration>) -> bool {
+        current.is_none_or(|c| {
+            !c.is_settled()
+                && (self.depth > c.depth || (self.depth == c.depth && self.is_settled()))
+        })
+    }
+}
+
 /// The result of a search.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct SearchResult {
@@ -193,22 +212,25 @@ impl Engine {
                         };
                         worker.flush();
                         previous = Some(score);
-                        // A proven result deep enough not to change ends
-                        // the search (decided here, so that one thread
-                        // stays deterministic).
-                        let proven =
-                            is_proven(score) && depth as i32 > (super::WIN - score.abs()) + 2;
-                        if shared.completed_depth.fetch_max(depth, Relaxed) < depth {
-                            let _ = sender.send(Iteration {
-                                depth,
-                                score,
-                                nodes: nodes.load(Relaxed),
-                                time: start.elapsed(),
-                                pv: worker.pv[0].clone(),
-                                tb_hits: tb_hits.load(Relaxed),
-                            });
+                        let iteration = Iteration {
+                            depth,
+                            score,
+                            nodes: nodes.load(Relaxed),
+                            time: start.elapsed(),
+                            pv: worker.pv[0].clone(),
+                            tb_hits: tb_hits.load(Relaxed),
+                        };
+                        // A settled result ends the search (decided here,
+                        // so that one thread stays deterministic). It is
+                        // sent even when another thread has completed this
+                        // depth first: that thread may not have seen the
+                        // proof, and the search stops on this one.
+                        let settled = iteration.is_settled();
+                        let first = shared.completed_depth.fetch_max(depth, Relaxed) < depth;
+                        if first || settled {
+                            let _ = sender.send(iteration);
                         }
-                        if proven {
+                        if settled {
                             shared.stop.store(true, Relaxed);
                         }
                     }
@@ -216,7 +238,6 @@ impl Engine {
                 });
             }
             drop(sender);
-            let mut reported = 0;
             loop {
                 let wait = deadlines.soft.map_or(Duration::from_millis(50), |s| {
                     s.saturating_duration_since(Instant::now())
@@ -224,16 +245,14 @@ impl Engine {
                 });
                 match receiver.recv_timeout(wait) {
                     Ok(iteration) => {
-                        if iteration.depth <= reported {
+                        let mut result = result.lock().expect("no panic while locked");
+                        if !iteration.supersedes(result.as_ref()) {
                             continue;
                         }
-                        reported = iteration.depth;
                         on_iteration(&iteration);
-                        let score = iteration.score;
-                        let proven_done = is_proven(score)
-                            && iteration.depth as i32 > (super::WIN - score.abs()) + 2;
-                        *result.lock().expect("no panic while locked") = Some(iteration);
-                        if proven_done || reported >= max_depth {
+                        let done = iteration.is_settled() || iteration.depth >= max_depth;
+                        *result = Some(iteration);
+                        if done {
                             break;
                         }
                     }
@@ -253,7 +272,7 @@ impl Engine {
         // threads have finished now) still count.
         let mut result = result.into_inner().expect("no panic while locked");
         for iteration in receiver.try_iter() {
-            if result.as_ref().is_none_or(|r| iteration.depth > r.depth) {
+            if iteration.supersedes(result.as_ref()) {
                 on_iteration(&iteration);
                 result = Some(iteration);
             }
