@@ -8,11 +8,14 @@ use super::busy::Busy;
 use super::eval::Evaluator;
 use super::keys::{board_key, full_key};
 use super::tt::{Bound, Entry, TranspositionTable};
-use crate::rules::WINNING_SEEDS;
 use crate::tb::Tablebase;
-use crate::tb::board::relative;
-use crate::tb::index::rank;
-use crate::{EndReason, Move, Position, Rules, Variant};
+use crate::{EndReason, Move, Position, Rules};
+
+mod frontier;
+mod ordering;
+mod probing;
+
+use ordering::{Candidate, Keys, Ordered, capture_order, pick};
 
 /// The score of a won game at the root; a win `k` plies away scores `WIN − k`.
 pub const WIN: i32 = 30_000;
@@ -117,31 +120,6 @@ pub struct Worker<'a> {
     total_seeds: u8,
 }
 
-/// A legal move with what the search needs to order it.
-#[derive(Copy, Clone)]
-struct Candidate {
-    mv: Move,
-    captured: u8,
-    /// Whether `child` (and `captured`) has been computed: quiet moves are
-    /// sown only when searched, since a cutoff often comes first.
-    ready: bool,
-    order: i32,
-    /// The child's board key (0: not computed).
-    key: u64,
-    child: Position,
-}
-
-impl Candidate {
-    const EMPTY: Candidate = Candidate {
-        mv: Move::new(0),
-        captured: 0,
-        ready: false,
-        order: 0,
-        key: 0,
-        child: Position::EMPTY,
-    };
-}
-
 /// The entry of a position in the repetition filter (`Worker::on_path`):
 /// a cheap hash of the pits and the side to move, so that a leaf, which
 /// needs no key otherwise, computes its key only when the filter hits.
@@ -150,32 +128,6 @@ fn filter_slot(pos: &Position) -> usize {
     let word = pos.pits_word() ^ (u128::from(pos.side_to_move() as u8) << 96);
     let folded = (word as u64) ^ ((word >> 64) as u64).rotate_left(29);
     (folded.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 56) as usize
-}
-
-/// Ordering keys of the candidates: the order in the high bits and
-/// `7 − index` in the low three, so that the largest key is the best move
-/// and ties go to the earlier move, as a stable sort would order them.
-type Keys = [u32; 6];
-
-/// The moves of a node ([`Worker::candidates`]) and their ordering keys.
-struct Ordered {
-    list: [Candidate; 6],
-    keys: Keys,
-}
-
-/// Moves the largest of `keys[next..len]` to `keys[next]` and returns the
-/// candidate index it stands for. Most nodes cut off after a move or two, so
-/// sorting the whole list would be wasted work.
-#[inline]
-fn pick(keys: &mut Keys, next: usize, len: usize) -> usize {
-    let mut best = next;
-    for i in next + 1..len {
-        if keys[i] > keys[best] {
-            best = i;
-        }
-    }
-    keys.swap(next, best);
-    7 - (keys[next] & 7) as usize
 }
 
 impl<'a> Worker<'a> {
@@ -259,89 +211,13 @@ impl<'a> Worker<'a> {
         Worker::result(last.store(me), last.store(me.opponent()), ply)
     }
 
-    /// What the tables say: `Ok(score)` for a settled result, or the bounds
-    /// (lower, upper) on the final difference in centiseeds.
-    #[inline(never)]
-    fn probe(&mut self, pos: &Position, n: usize, ply: usize) -> Option<Result<i32, (i32, i32)>> {
-        debug_assert_eq!(n, pos.seeds_on_board() as usize);
-        let board = relative(pos);
-        if !board[6..].contains(&0) {
-            return None;
-        }
-        let tables = self.shared.tables?;
-        let v = tables.value_at(n, rank(&board, n));
-        self.local_tb_hits += 1;
-        let me = pos.side_to_move();
-        let (c, c2) = (pos.store(me), pos.store(me.opponent()));
-        if self.shared.rules.variant == Variant::Awari {
-            let diff = i32::from(c) - i32::from(c2) + i32::from(v.score());
-            return Some(Ok(Worker::result((diff > 0) as u8, (diff < 0) as u8, ply)));
-        }
-        let (gm, gn) = (c + v.mover, c2 + v.opponent);
-        if gm >= WINNING_SEEDS {
-            return Some(Ok(WIN - ply as i32));
-        }
-        if gn >= WINNING_SEEDS {
-            return Some(Ok(-WIN + ply as i32));
-        }
-        if v.is_exact(n as u8) {
-            return Some(Ok(Worker::result(gm, gn, ply)));
-        }
-        let total = i32::from(c) + i32::from(c2) + n as i32;
-        let lower = (2 * i32::from(gm) - total) * 100;
-        let upper = (2 * (i32::from(c) + n as i32 - i32::from(v.opponent)) - total) * 100;
-        Some(Err((lower, upper)))
-    }
-
-    /// Fills `list` with the legal `moves` of `pos` (but `skip`) in
-    /// generation order with their ordering `keys`; returns how many.
-    /// [`pick`] takes them best first. Moves that may capture are
-    /// played at once (their capture orders them); the others only when
-    /// `eager`, which also prefetches the children's table entries.
-    fn candidates(
-        &self,
-        pos: &Position,
-        moves: u8,
-        skip: Option<u8>,
-        ply: usize,
-        eager: bool,
-        out: &mut Ordered,
-    ) -> usize {
-        let variant = self.shared.rules.variant;
-        let mover = pos.side_to_move();
-        let side = mover.index();
-        let mut len = 0;
-        let mut left = moves & !skip.map_or(0, |h| 1 << h);
-        while left != 0 {
-            let house = left.trailing_zeros() as u8;
-            left &= left - 1;
-            let mv = Move::of(mover, usize::from(house));
-            let mut c = Candidate {
-                mv,
-                ..Candidate::EMPTY
-            };
-            if eager || pos.may_capture(mv.pit()) {
-                (c.child, c.captured) = pos.after(mv, variant);
-                c.ready = true;
-                if eager {
-                    c.key = board_key(&c.child);
-                    self.shared.tt.prefetch(full_key(&c.child, c.key));
-                }
-            }
-            c.order = if c.captured > 0 {
-                (1 << 20) + i32::from(c.captured)
-            } else if self.killers[ply][0] == house {
-                1 << 19
-            } else if self.killers[ply][1] == house {
-                1 << 18
-            } else {
-                self.history[side][house as usize].min((1 << 18) - 1)
-            };
-            out.keys[len] = ((c.order as u32) << 3) | (7 - len as u32);
-            out.list[len] = c;
-            len += 1;
-        }
-        len
+    /// Makes `mv` followed by the child's PV the PV at `ply`.
+    #[inline]
+    fn update_pv(&mut self, ply: usize, mv: Move) {
+        let (head, tail) = self.pv.split_at_mut(ply + 1);
+        head[ply].clear();
+        head[ply].push(mv);
+        head[ply].extend_from_slice(&tail[0]);
     }
 
     /// Scores of proven results are stored relative to the node.
@@ -398,55 +274,14 @@ impl<'a> Worker<'a> {
         ply: usize,
         captured: u8,
     ) -> i32 {
-        self.pv[ply].clear();
-        self.local_nodes += 1;
-        if self.local_nodes & 1023 == 0 {
-            self.check_limits();
-        }
-        if self.aborted {
-            return 0;
-        }
-        let slot = filter_slot(pos);
-        // The game may have ended with the move that led here.
-        if ply > 0 {
-            if pos.majority_reached() {
-                return self.ended(pos, EndReason::Majority, ply);
-            }
-            if captured == 0 && self.shared.rules.repetition {
-                // Most keys were never on the path: the filter says so
-                // without a scan.
-                let repeated = self.on_path[slot] > 0 && {
-                    if key == 0 {
-                        key = board_key(pos);
-                    }
-                    self.path[self.since_capture..]
-                        .iter()
-                        .rev()
-                        .skip(1)
-                        .step_by(2)
-                        .any(|&k| k == key)
-                };
-                if repeated {
-                    self.path_events += 1;
-                    return self.ended(pos, EndReason::Repetition, ply);
-                }
-            }
-        }
-        // Where the moves since the last capture start, counting this one.
-        let since = if captured > 0 {
-            self.path.len()
-        } else {
-            self.since_capture
+        let since = match self.arrive(pos, &mut key, ply, captured) {
+            Ok(since) => since,
+            Err(score) => return score,
         };
-        if let Some(k) = self.shared.rules.no_capture_limit
-            && self.path.len() - since >= k as usize
-        {
-            self.path_events += 1;
-            return self.ended(pos, EndReason::MoveLimit, ply);
-        }
         if depth <= 0 && self.shared.features.capture_plies == 0 {
             return self.leaf(pos, ply, alpha, beta);
         }
+        let slot = filter_slot(pos);
         if key == 0 {
             key = board_key(pos);
         }
@@ -459,6 +294,65 @@ impl<'a> Worker<'a> {
         self.on_path[slot] -= 1;
         self.since_capture = saved_since;
         score
+    }
+
+    /// What every node does first: counts itself, checks the limits, and
+    /// ends the game if the move that led here did (majority, repetition,
+    /// move limit). `Err(score)` when that settles the node; otherwise
+    /// where the moves since the last capture start on the path, counting
+    /// this node. `key` is computed if the repetition check needs it.
+    #[inline(always)]
+    fn arrive(
+        &mut self,
+        pos: &Position,
+        key: &mut u64,
+        ply: usize,
+        captured: u8,
+    ) -> Result<usize, i32> {
+        self.pv[ply].clear();
+        self.local_nodes += 1;
+        if self.local_nodes & 1023 == 0 {
+            self.check_limits();
+        }
+        if self.aborted {
+            return Err(0);
+        }
+        if ply > 0 {
+            if pos.majority_reached() {
+                return Err(self.ended(pos, EndReason::Majority, ply));
+            }
+            if captured == 0 && self.shared.rules.repetition {
+                // Most keys were never on the path: the filter says so
+                // without a scan.
+                let repeated = self.on_path[filter_slot(pos)] > 0 && {
+                    if *key == 0 {
+                        *key = board_key(pos);
+                    }
+                    self.path[self.since_capture..]
+                        .iter()
+                        .rev()
+                        .skip(1)
+                        .step_by(2)
+                        .any(|&k| k == *key)
+                };
+                if repeated {
+                    self.path_events += 1;
+                    return Err(self.ended(pos, EndReason::Repetition, ply));
+                }
+            }
+        }
+        let since = if captured > 0 {
+            self.path.len()
+        } else {
+            self.since_capture
+        };
+        if let Some(k) = self.shared.rules.no_capture_limit
+            && self.path.len() - since >= k as usize
+        {
+            self.path_events += 1;
+            return Err(self.ended(pos, EndReason::MoveLimit, ply));
+        }
+        Ok(since)
     }
 
     /// The score of a leaf: the evaluation, which needs only the best
@@ -503,41 +397,6 @@ impl<'a> Worker<'a> {
         self.ended(pos, reason, ply)
     }
 
-    /// What the tables say of this node: `Err(score)` when that settles it
-    /// (an exact value, or bounds outside the window), otherwise the bounds
-    /// (lower, upper) the result must keep, with the window narrowed to them.
-    #[inline(always)]
-    fn table_window(
-        &mut self,
-        pos: &Position,
-        ply: usize,
-        alpha: &mut i32,
-        beta: &mut i32,
-    ) -> Result<(i32, i32), i32> {
-        // Seeds are never created or destroyed, so the seeds on the board
-        // are the root's total less the stores (cheaper than a sum of pits).
-        let [south, north] = pos.stores();
-        let n = usize::from(self.total_seeds.wrapping_sub(south).wrapping_sub(north));
-        if ply == 0 || self.tb_levels.get(n) != Some(&true) {
-            return Ok((-INFINITE, INFINITE));
-        }
-        match self.probe(pos, n, ply) {
-            Some(Ok(score)) => Err(score),
-            Some(Err((lower, upper))) => {
-                if lower >= *beta {
-                    return Err(lower);
-                }
-                if upper <= *alpha {
-                    return Err(upper);
-                }
-                *alpha = (*alpha).max(lower);
-                *beta = (*beta).min(upper);
-                Ok((lower, upper))
-            }
-            None => Ok((-INFINITE, INFINITE)),
-        }
-    }
-
     /// An interior node (or a capture-search node), its key on the path.
     #[allow(clippy::too_many_arguments)]
     #[inline(never)]
@@ -561,6 +420,9 @@ impl<'a> Worker<'a> {
             Ok(known) => known,
             Err(score) => return score,
         };
+        if depth == 1 && ply > 0 && self.shared.features.capture_plies == 0 {
+            return self.frontier(pos, moves, known, *alpha, *beta, ply);
+        }
         let tt_key = full_key(pos, key);
         // Nodes one ply above the leaves (and the capture search) do without
         // the table: they are many and cheap, and a probe costs a memory
@@ -724,20 +586,11 @@ impl<'a> Worker<'a> {
                 if score > *alpha {
                     *alpha = score;
                     if pv_node {
-                        let (head, tail) = self.pv.split_at_mut(ply + 1);
-                        head[ply].clear();
-                        head[ply].push(c.mv);
-                        head[ply].extend_from_slice(&tail[0]);
+                        self.update_pv(ply, c.mv);
                     }
                     if score >= *beta {
                         if c.captured == 0 {
-                            let k = &mut self.killers[ply];
-                            if k[0] != house {
-                                k[1] = k[0];
-                                k[0] = house;
-                            }
-                            self.history[side.index()][house as usize] +=
-                                depth.max(1) * depth.max(1);
+                            self.reward_quiet(ply, side.index(), house, depth);
                         }
                         break;
                     }
