@@ -300,6 +300,14 @@ impl Position {
         (u128::from_le_bytes(self.cells) >> (8 * side.first_pit())) & 0xFFFF_FFFF_FFFF == 0
     }
 
+    /// Whether both rows hold seeds: the side to move then has a legal move
+    /// under every rule set (no feeding is owed, and a move that would
+    /// empty the opponent's row is allowed when every move would).
+    #[inline]
+    pub fn both_rows_hold_seeds(&self) -> bool {
+        !self.row_empty(Side::South) && !self.row_empty(Side::North)
+    }
+
     /// The moves the side to move may play under `variant`. Empty exactly
     /// when the game has ended at the start of this turn (see [`Position::board_end`]),
     /// except for the 25-seed end, which this does not look at.

@@ -121,10 +121,27 @@ proptest! {
     ) {
         let [store, own_seed, target, empty, mobility, kroo, threat] = weights;
         let params = EvalParams { store, own_seed, target, empty, mobility, kroo, threat };
+        let fast = Evaluator::new(&params);
         prop_assert_eq!(
-            Evaluator::new(&params).evaluate(&pos, best_capture),
+            fast.evaluate(&pos, best_capture),
             evaluate(&pos, best_capture, &params)
         );
+        // The search adds the capture term last, and only when it may matter.
+        prop_assert_eq!(
+            fast.evaluate(&pos, 0) + fast.capture_term(best_capture),
+            evaluate(&pos, best_capture, &params)
+        );
+        prop_assert_eq!(fast.captures_only_raise(), threat >= 0);
+    }
+
+    #[test]
+    fn both_rows_holding_seeds_means_a_legal_move(pos in position(), variant in variant()) {
+        if pos.both_rows_hold_seeds() {
+            prop_assert!(!pos.legal_moves(variant).is_empty());
+            prop_assert!(pos.best_capture(variant).is_some());
+        }
+        let rows = [Side::South, Side::North].map(|s| pos.row_seeds(s) > 0);
+        prop_assert_eq!(pos.both_rows_hold_seeds(), rows == [true, true]);
     }
 
     #[test]

@@ -126,6 +126,21 @@ impl Evaluator {
         } else {
             -south_view
         };
-        view + self.threat * i32::from(best_capture)
+        view + self.capture_term(best_capture)
+    }
+
+    /// Whether the capture term never lowers the score (its weight is not
+    /// negative): the search then skips looking for captures at a leaf
+    /// that fails high without them.
+    #[inline]
+    pub fn captures_only_raise(&self) -> bool {
+        self.threat >= 0
+    }
+
+    /// The part of [`Evaluator::evaluate`] that comes from the best capture
+    /// available (so `evaluate(pos, c) == evaluate(pos, 0) + capture_term(c)`).
+    #[inline]
+    pub fn capture_term(&self, best_capture: u8) -> i32 {
+        self.threat * i32::from(best_capture)
     }
 }

@@ -359,17 +359,36 @@ impl<'a> Worker<'a> {
     /// capture available (found without generating the moves), kept within
     /// what the tables say.
     fn leaf(&mut self, pos: &Position, ply: usize, mut alpha: i32, mut beta: i32) -> i32 {
-        let Some(best_capture) = pos.best_capture(self.shared.rules.variant) else {
-            return self.no_moves(pos, ply);
+        let variant = self.shared.rules.variant;
+        // With seeds in both rows there is a move under every rule set; if
+        // the capture term can only raise the score, a leaf already at beta
+        // without it fails high without looking for captures.
+        let lazy = pos.both_rows_hold_seeds() && self.shared.eval.captures_only_raise();
+        let best_capture = if lazy {
+            None
+        } else {
+            match pos.best_capture(variant) {
+                Some(c) => Some(c),
+                None => return self.no_moves(pos, ply),
+            }
         };
         let known = match self.table_window(pos, ply, &mut alpha, &mut beta) {
             Ok(known) => known,
             Err(score) => return score,
         };
-        self.shared
-            .eval
-            .evaluate(pos, best_capture)
-            .clamp(known.0, known.1)
+        let eval = &self.shared.eval;
+        let score = match best_capture {
+            Some(c) => eval.evaluate(pos, c),
+            None => {
+                let quiet = eval.evaluate(pos, 0);
+                if quiet >= beta {
+                    quiet
+                } else {
+                    quiet + eval.capture_term(pos.best_capture(variant).unwrap_or(0))
+                }
+            }
+        };
+        score.clamp(known.0, known.1)
     }
 
     /// The score of candidate `c` for the side to move here, searched to
