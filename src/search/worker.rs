@@ -274,14 +274,14 @@ impl<'a> Worker<'a> {
         ply: usize,
         captured: u8,
     ) -> i32 {
-        let since = match self.arrive(pos, &mut key, ply, captured) {
+        let slot = filter_slot(pos);
+        let since = match self.arrive(pos, &mut key, slot, ply, captured) {
             Ok(since) => since,
             Err(score) => return score,
         };
         if depth <= 0 && self.shared.features.capture_plies == 0 {
             return self.leaf(pos, ply, alpha, beta);
         }
-        let slot = filter_slot(pos);
         if key == 0 {
             key = board_key(pos);
         }
@@ -300,12 +300,14 @@ impl<'a> Worker<'a> {
     /// ends the game if the move that led here did (majority, repetition,
     /// move limit). `Err(score)` when that settles the node; otherwise
     /// where the moves since the last capture start on the path, counting
-    /// this node. `key` is computed if the repetition check needs it.
+    /// this node. `key` is computed if the repetition check needs it;
+    /// `slot` is the position's [`filter_slot`].
     #[inline(always)]
     fn arrive(
         &mut self,
         pos: &Position,
         key: &mut u64,
+        slot: usize,
         ply: usize,
         captured: u8,
     ) -> Result<usize, i32> {
@@ -317,6 +319,7 @@ impl<'a> Worker<'a> {
         if self.aborted {
             return Err(0);
         }
+        // The game may have ended with the move that led here.
         if ply > 0 {
             if pos.majority_reached() {
                 return Err(self.ended(pos, EndReason::Majority, ply));
@@ -324,7 +327,7 @@ impl<'a> Worker<'a> {
             if captured == 0 && self.shared.rules.repetition {
                 // Most keys were never on the path: the filter says so
                 // without a scan.
-                let repeated = self.on_path[filter_slot(pos)] > 0 && {
+                let repeated = self.on_path[slot] > 0 && {
                     if *key == 0 {
                         *key = board_key(pos);
                     }
@@ -341,6 +344,7 @@ impl<'a> Worker<'a> {
                 }
             }
         }
+        // Where the moves since the last capture start, counting this one.
         let since = if captured > 0 {
             self.path.len()
         } else {
@@ -365,10 +369,10 @@ impl<'a> Worker<'a> {
         // without it fails high without looking for captures.
         let lazy = pos.both_rows_hold_seeds() && self.shared.eval.captures_only_raise();
         let best_capture = if lazy {
-            None
+            0
         } else {
             match pos.best_capture(variant) {
-                Some(c) => Some(c),
+                Some(c) => c,
                 None => return self.no_moves(pos, ply),
             }
         };
@@ -377,17 +381,10 @@ impl<'a> Worker<'a> {
             Err(score) => return score,
         };
         let eval = &self.shared.eval;
-        let score = match best_capture {
-            Some(c) => eval.evaluate(pos, c),
-            None => {
-                let quiet = eval.evaluate(pos, 0);
-                if quiet >= beta {
-                    quiet
-                } else {
-                    quiet + eval.capture_term(pos.best_capture(variant).unwrap_or(0))
-                }
-            }
-        };
+        let mut score = eval.evaluate(pos, best_capture);
+        if lazy && score < beta {
+            score += eval.capture_term(pos.best_capture(variant).unwrap_or(0));
+        }
         score.clamp(known.0, known.1)
     }
 

@@ -1,7 +1,7 @@
 //! Nodes one ply above the leaves, which are half the interior nodes:
 //! searched by a loop of their own, leaner than [`Worker::node`].
 
-use super::{INFINITE, Keys, MAX_PLY, Worker, capture_order, pick};
+use super::{INFINITE, Keys, MAX_PLY, Worker, capture_order, filter_slot, pick};
 use crate::{Move, Position};
 
 impl Worker<'_> {
@@ -100,7 +100,7 @@ impl Worker<'_> {
         captured: u8,
     ) -> i32 {
         let mut key = 0;
-        match self.arrive(pos, &mut key, ply, captured) {
+        match self.arrive(pos, &mut key, filter_slot(pos), ply, captured) {
             Ok(_) => self.leaf(pos, ply, alpha, beta),
             Err(score) => score,
         }
