@@ -481,6 +481,11 @@ impl<'a> Worker<'a> {
                 order: 1 << 24,
                 key: board_key(&child),
             };
+            // The child probes the table first thing (if it is two or more
+            // plies above the leaves): start loading its entry now.
+            if depth > 2 {
+                self.shared.tt.prefetch(full_key(&first.child, first.key));
+            }
         }
         let mut ordered = Ordered {
             list: [Candidate::EMPTY; 6],
