@@ -376,3 +376,31 @@ fn copies_of_lower_levels_read_as_the_maps() {
         }
     }
 }
+
+#[test]
+fn a_failed_write_keeps_the_old_file_and_leaves_no_temporary() {
+    let dir = tempfile::tempdir().unwrap();
+    build_quiet(dir.path(), Variant::Abapa, 4);
+    let path = table_path(dir.path(), Variant::Abapa, 4);
+    let before = std::fs::read(&path).unwrap();
+    let file = TableFile::open(&path, Variant::Abapa, 4, true).unwrap();
+    let (header, payload) = (file.header().clone(), file.payload().to_vec());
+    drop(file);
+    // The disk fills up halfway through the payload.
+    let err = oware::tb::file::write_table(&path, &header, |out| {
+        out.write_all(&payload[..payload.len() / 2])?;
+        Err(std::io::Error::other("No space left on device"))
+    })
+    .unwrap_err();
+    assert!(matches!(err, TableError::Io { .. }), "{err:?}");
+    let message = err.to_string();
+    assert!(
+        message.contains(&path.display().to_string()) && message.contains("No space left"),
+        "{message}"
+    );
+    assert!(!path.with_extension("owt.tmp").exists());
+    assert_eq!(std::fs::read(&path).unwrap(), before);
+    // The same write, completed, gives the same file back.
+    oware::tb::file::write_table(&path, &header, |out| out.write_all(&payload)).unwrap();
+    assert_eq!(std::fs::read(&path).unwrap(), before);
+}
