@@ -245,13 +245,13 @@ impl Engine {
                 });
                 match receiver.recv_timeout(wait) {
                     Ok(iteration) => {
-                        let mut result = result.lock().expect("no panic while locked");
-                        if !iteration.supersedes(result.as_ref()) {
+                        let mut current = result.lock().expect("no panic while locked");
+                        if !iteration.supersedes(current.as_ref()) {
                             continue;
                         }
                         on_iteration(&iteration);
                         let done = iteration.is_settled() || iteration.depth >= max_depth;
-                        *result = Some(iteration);
+                        *current = Some(iteration);
                         if done {
                             break;
                         }
