@@ -31,6 +31,9 @@ fn build_probe_verify_stats() {
         out.contains("level  8:         75504 boards  exact  61.1%"),
         "{out}"
     );
+    // Built levels say where their time went.
+    assert_eq!(out.matches("(copy ").count(), 9, "{out}");
+    assert!(out.contains(" + settle "), "{out}");
     // A second run keeps everything.
     let again = build(tmp.path(), "8");
     assert_eq!(again.matches("already built").count(), 9, "{again}");

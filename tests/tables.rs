@@ -20,6 +20,30 @@ fn build_quiet(dir: &Path, variant: Variant, max: usize) -> Vec<oware::tb::Level
     build(&opts, |_| {}).expect("build")
 }
 
+/// The phases of a built level add up to no more than its time; a level
+/// already built spent nothing in any.
+#[test]
+fn phases_account_for_the_time() {
+    let dir = tempfile::tempdir().unwrap();
+    let first = build_quiet(dir.path(), Variant::Abapa, 9);
+    for s in &first {
+        let p = s.phases;
+        let parts = [p.copy, p.moves, p.settle, p.check, p.write];
+        assert!(parts.iter().all(|&t| t >= 0.0), "level {}: {p:?}", s.level);
+        let sum: f64 = parts.iter().sum();
+        assert!(
+            sum <= s.seconds + 1e-6,
+            "level {}: {p:?} over {}",
+            s.level,
+            s.seconds
+        );
+        assert!(p.settle > 0.0 && p.check > 0.0, "level {}: {p:?}", s.level);
+    }
+    for s in build_quiet(dir.path(), Variant::Abapa, 9) {
+        assert_eq!(s.phases, oware::tb::Phases::default(), "level {}", s.level);
+    }
+}
+
 /// Every board with `n` seeds (all 12-part compositions).
 fn compositions(n: u8) -> Vec<[u8; 12]> {
     let mut out = vec![];

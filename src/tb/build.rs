@@ -22,6 +22,7 @@
 //! payload's value pairs at the end.
 
 use std::sync::atomic::{AtomicU8, AtomicU64, Ordering::Relaxed};
+use std::time::Instant;
 
 use indicatif::ProgressBar;
 use rayon::prelude::*;
@@ -183,16 +184,27 @@ pub fn working_memory(n: usize) -> u64 {
     RECORD as u64 * level_size(n)
 }
 
-/// Solves level `n` of `variant`: returns the payload-ordered value pairs
-/// (x then y for each board, by rank), or the error of mapping the memory.
+/// A solved level.
+pub struct Solved {
+    /// The payload-ordered value pairs: x then y for each board, by rank.
+    pub values: Scratch,
+    /// Seconds of the pass over the moves.
+    pub moves_seconds: f64,
+    /// Seconds of the thresholds (the retrograde settling).
+    pub settle_seconds: f64,
+}
+
+/// Solves level `n` of `variant`, or fails to map the memory.
 pub fn solve_level<L: LowerLevels + ?Sized>(
     n: usize,
     variant: Variant,
     lower: &L,
     bar: &ProgressBar,
-) -> std::io::Result<Scratch> {
+) -> std::io::Result<Solved> {
     let size = level_size(n);
     let mut records = Scratch::zeroed(working_memory(n) as usize)?;
+    let started = Instant::now();
+    let moves_seconds;
     {
         // The filter only pays while it stays in the cache.
         let x_done: Option<Vec<AtomicU64>> = (size <= FILTER_MAX_BOARDS)
@@ -222,6 +234,7 @@ pub fn solve_level<L: LowerLevels + ?Sized>(
             state.pending[(start / CHUNK) as usize].store(thresholds, Relaxed);
             bar.inc(len);
         });
+        moves_seconds = started.elapsed().as_secs_f64();
         for v in (1..=n as u8).rev() {
             bar.set_message(format!("level {n}: value {v}"));
             chunks(size).for_each(|(start, len)| {
@@ -241,7 +254,11 @@ pub fn solve_level<L: LowerLevels + ?Sized>(
         records[2 * i + 1] = final_value(y);
     }
     records.truncate(2 * size as usize);
-    Ok(records)
+    Ok(Solved {
+        values: records,
+        moves_seconds,
+        settle_seconds: started.elapsed().as_secs_f64() - moves_seconds,
+    })
 }
 
 /// Initial state of one board: (x byte, y byte, same-level move count).

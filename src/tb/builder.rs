@@ -58,8 +58,36 @@ pub struct LevelSummary {
     pub built: bool,
     /// Seconds spent (0 when skipped).
     pub seconds: f64,
+    /// Where those seconds went (all 0 when skipped).
+    pub phases: Phases,
     /// Exact boards (Abapa) or boards with a non-zero score (Awari).
     pub stats: LevelStats,
+}
+
+/// Seconds spent in each phase of building one level; they add up to the
+/// level's time but for the bookkeeping between them.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct Phases {
+    /// Copying the nearest lower levels into memory.
+    pub copy: f64,
+    /// The pass over the moves: capture values looked up, counters set.
+    pub moves: f64,
+    /// The thresholds: the retrograde settling of the values.
+    pub settle: f64,
+    /// The fixpoint re-check.
+    pub check: f64,
+    /// Statistics, checksum, writing and syncing the file.
+    pub write: f64,
+}
+
+impl Phases {
+    /// The phases as `copy 0.1 + moves 1.2 + … s`.
+    pub fn describe(&self) -> String {
+        format!(
+            "copy {:.1} + moves {:.1} + settle {:.1} + check {:.1} + write {:.1} s",
+            self.copy, self.moves, self.settle, self.check, self.write
+        )
+    }
 }
 
 impl LevelSummary {
@@ -90,9 +118,10 @@ impl LevelSummary {
         if self.built {
             let rate = self.boards as f64 / self.seconds.max(1e-9);
             format!(
-                "{head}  {:>8.2} s  {:>6.2} M boards/s",
+                "{head}  {:>8.2} s  {:>6.2} M boards/s  ({})",
                 self.seconds,
-                rate / 1e6
+                rate / 1e6,
+                self.phases.describe()
             )
         } else {
             format!("{head}  already built")
@@ -217,6 +246,7 @@ pub fn build(
                     boards: level_size(level),
                     built: false,
                     seconds: 0.0,
+                    phases: Phases::default(),
                     stats,
                 };
                 report(&summary);
@@ -227,9 +257,19 @@ pub fn build(
             Err(e) => return Err(e.into()),
         }
         let bar = bar(opts.progress);
+        let mut phases = Phases::default();
+        let mut lap = Instant::now();
+        let mut time = |phase: &mut f64| {
+            *phase = lap.elapsed().as_secs_f64();
+            lap = Instant::now();
+        };
         let resident = Resident::new(&tables, level, copy_budget(working_memory(level)));
-        let values = solve_level(level, opts.variant, &resident, &bar)
+        time(&mut phases.copy);
+        let solved = solve_level(level, opts.variant, &resident, &bar)
             .map_err(|error| BuildError::Memory { level, error })?;
+        time(&mut phases.settle);
+        (phases.moves, phases.settle) = (solved.moves_seconds, solved.settle_seconds);
+        let values = solved.values;
         let value = |r: u64| Value::new(values[2 * r as usize], values[2 * r as usize + 1]);
         let with_level = WithLevel {
             lower: &resident,
@@ -237,6 +277,7 @@ pub fn build(
             pairs: &values,
         };
         check_level(level, opts.variant, &with_level, &bar)?;
+        time(&mut phases.check);
         drop(resident);
         let stats = LevelStats::of(level, opts.variant, value);
         bar.set_message(format!("level {level}: write"));
@@ -273,11 +314,13 @@ pub fn build(
         drop(values);
         bar.finish_and_clear();
         tables.load(level, false)?;
+        time(&mut phases.write);
         let summary = LevelSummary {
             level,
             boards: level_size(level),
             built: true,
             seconds: started.elapsed().as_secs_f64(),
+            phases,
             stats,
         };
         report(&summary);

@@ -14,7 +14,7 @@ pub mod tables;
 pub mod value;
 pub mod verify;
 
-pub use builder::{BuildError, BuildOptions, LevelStats, LevelSummary, build};
+pub use builder::{BuildError, BuildOptions, LevelStats, LevelSummary, Phases, build};
 pub use file::{TableError, TableFile, table_path};
 pub use tables::Tablebase;
 pub use value::Value;
