@@ -258,16 +258,19 @@ pub fn build(
         }
         let bar = bar(opts.progress);
         let mut phases = Phases::default();
+        // Seconds since the last call.
         let mut lap = Instant::now();
-        let mut time = |phase: &mut f64| {
-            *phase = lap.elapsed().as_secs_f64();
+        let mut split = || {
+            let seconds = lap.elapsed().as_secs_f64();
             lap = Instant::now();
+            seconds
         };
         let resident = Resident::new(&tables, level, copy_budget(working_memory(level)));
-        time(&mut phases.copy);
+        phases.copy = split();
         let solved = solve_level(level, opts.variant, &resident, &bar)
             .map_err(|error| BuildError::Memory { level, error })?;
-        time(&mut phases.settle);
+        // The solver times its two passes itself.
+        split();
         (phases.moves, phases.settle) = (solved.moves_seconds, solved.settle_seconds);
         let values = solved.values;
         let value = |r: u64| Value::new(values[2 * r as usize], values[2 * r as usize + 1]);
@@ -277,7 +280,7 @@ pub fn build(
             pairs: &values,
         };
         check_level(level, opts.variant, &with_level, &bar)?;
-        time(&mut phases.check);
+        phases.check = split();
         drop(resident);
         let stats = LevelStats::of(level, opts.variant, value);
         bar.set_message(format!("level {level}: write"));
@@ -314,7 +317,7 @@ pub fn build(
         drop(values);
         bar.finish_and_clear();
         tables.load(level, false)?;
-        time(&mut phases.write);
+        phases.write = split();
         let summary = LevelSummary {
             level,
             boards: level_size(level),
