@@ -17,6 +17,8 @@
 //! assert_eq!(game.position().to_string(), "4-4-4-4-4-0-5-5-5-5-4-4-0-0-N");
 //! ```
 
+mod bytes;
+pub mod captures;
 pub mod game;
 pub mod moves;
 pub mod notation;
@@ -30,6 +32,7 @@ pub mod side;
 pub mod tb;
 pub mod uci;
 
+pub use captures::Captures;
 pub use game::{Game, Outcome};
 pub use moves::{Move, MoveList};
 pub use notation::{NotationError, format_moves, parse_moves};

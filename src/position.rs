@@ -3,6 +3,7 @@
 
 use std::fmt;
 
+use crate::bytes::{LOW_BYTES, ROW, byte_sum};
 use crate::notation::NotationError;
 use crate::rules::{EndlessPlay, GrandSlam, Starving, Variant, WINNING_SEEDS};
 use crate::{Move, MoveList, Side};
@@ -109,10 +110,10 @@ pub enum MoveError {
     GameOver(EndReason),
 }
 
-/// `SOWING[origin][seeds]`: what sowing `seeds` seeds from `origin` adds
+/// `added()[origin][seeds]`: what sowing `seeds` seeds from `origin` adds
 /// to each pit, as a little-endian `u128` of twelve bytes, and the pit where
-/// the last seed falls. Built at compile time by sowing seed by seed.
-static SOWING: [[(u128, u8); 49]; 12] = {
+/// the last seed falls. Run at compile time, sowing seed by seed.
+const fn added() -> [[(u128, u8); 49]; 12] {
     let mut table = [[(0u128, 0u8); 49]; 12];
     let mut origin = 0;
     while origin < 12 {
@@ -132,25 +133,53 @@ static SOWING: [[(u128, u8); 49]; 12] = {
         origin += 1;
     }
     table
+}
+
+/// `SOWING[origin][seeds]`: the whole change a sowing of `seeds` seeds from
+/// `origin` makes to the sixteen cells read as one `u128` (mod 2¹²⁸): the
+/// seeds added, the origin emptied and the turn passed, so that sowing is
+/// one addition. With the pit where the last seed falls.
+static SOWING: [[(u128, u8); 49]; 12] = {
+    let added = added();
+    let mut table = [[(0u128, 0u8); 49]; 12];
+    let mut origin = 0;
+    while origin < 12 {
+        // The side byte goes from 0 to 1 after South's move, 1 to 0 after North's.
+        let turn = if origin < 6 {
+            1u128 << (8 * SIDE)
+        } else {
+            (1u128 << (8 * SIDE)).wrapping_neg()
+        };
+        let mut seeds = 1;
+        while seeds <= 48 {
+            let (inc, last) = added[origin][seeds];
+            let emptied = (seeds as u128) << (8 * origin);
+            table[origin][seeds] = (inc.wrapping_sub(emptied).wrapping_add(turn), last);
+            seeds += 1;
+        }
+        origin += 1;
+    }
+    table
 };
 
 /// `LANDING[origin][seeds]`: the pit where the last seed of a sowing falls
 /// and how many seeds that sowing adds to it (more than one after a lap),
 /// or [`OWN_ROW`] when that pit is the sower's own, where nothing is
-/// captured. A compact extract of [`SOWING`] for the capture test.
+/// captured. A compact extract of [`added`] for the capture test.
 static LANDING: [[(u8, u8); 49]; 12] = {
+    let added = added();
     let mut table = [[(0u8, 0u8); 49]; 12];
     let mut origin = 0;
     while origin < 12 {
         let mut seeds = 1;
         while seeds <= 48 {
-            let (inc, last) = SOWING[origin][seeds];
-            let added = if last as usize / 6 == origin / 6 {
+            let (inc, last) = added[origin][seeds];
+            let gained = if last as usize / 6 == origin / 6 {
                 OWN_ROW
             } else {
                 (inc >> (8 * last as u32)) as u8
             };
-            table[origin][seeds] = (last, added);
+            table[origin][seeds] = (last, gained);
             seeds += 1;
         }
         origin += 1;
@@ -230,7 +259,7 @@ impl Position {
 
     /// The pits as the low twelve bytes of a word.
     #[inline]
-    pub(crate) const fn pits_word(&self) -> u128 {
+    pub const fn pits_word(&self) -> u128 {
         u128::from_le_bytes(self.cells) & PITS_MASK
     }
 
@@ -353,49 +382,25 @@ impl Position {
                 .iter()
                 .fold(0, |set, mv| set | (1 << mv.house()));
         }
-        // Every pit with seeds.
-        let row = (u128::from_le_bytes(self.cells) >> (8 * side.first_pit())) as u64;
-        let mut set = 0;
-        for house in 0..6 {
-            set |= u8::from((row >> (8 * house)) as u8 != 0) << house;
-        }
-        set
+        // Every pit with seeds: the high bit of each byte holding seeds
+        // (adding 127 to a byte of at most 48 sets it iff it is not zero),
+        // gathered into six bits by one multiplication (the shifted copies
+        // of these bits never overlap, so no carry disturbs the top byte).
+        let row = (u128::from_le_bytes(self.cells) >> (8 * side.first_pit())) as u64 & ROW;
+        let nonzero = (row.wrapping_add(0x7F7F_7F7F_7F7F) >> 7) & LOW_BYTES;
+        (nonzero.wrapping_mul(0x0102_0408_1020_0000) >> 56) as u8 & 0x3F
     }
 
-    /// The most seeds a legal move captures, or `None` when there is no
-    /// legal move (the game has ended). Equal to the largest capture of
-    /// [`Position::after`] over [`Position::legal_moves`], but cheaper: a
-    /// move is sown in full only when its last seed makes a pit of the
-    /// opponent hold 2 or 3.
-    #[inline]
-    pub fn best_capture(&self, variant: Variant) -> Option<u8> {
-        let side = self.side_to_move();
-        let first = side.first_pit();
-        if self.row_empty(side.opponent()) || variant.starving() != Starving::MustFeed {
-            // Feeding or emptying decides which moves are legal: the slow way.
-            let moves = self.legal_moves(variant);
-            return moves.iter().map(|&mv| self.after(mv, variant).1).max();
+    /// What sowing the side to move's `pit` captures, found by sowing it
+    /// (the move need not be legal: under [`GrandSlam::Forbid`] a grand
+    /// slam captures nothing either way).
+    #[cold]
+    pub(crate) fn capture_of(&self, pit: usize, grand_slam: GrandSlam) -> u8 {
+        if !self.may_capture(pit) {
+            return 0;
         }
-        // Every non-empty pit may be played. Under `Forbid` a grand slam may
-        // be illegal, but it would capture nothing anyway, so it changes
-        // neither the best capture nor whether a move exists.
-        let mut best = None;
-        for pit in first..first + 6 {
-            let seeds = self.cells[pit];
-            if seeds == 0 {
-                continue;
-            }
-            let taken = if self.may_capture(pit) {
-                let mut after = *self;
-                after
-                    .sow_and_capture(Move::new(pit), variant.grand_slam())
-                    .0
-            } else {
-                0
-            };
-            best = Some(best.unwrap_or(0).max(taken));
-        }
-        best
+        let mut after = *self;
+        after.sow_and_capture(Move::new(pit), grand_slam).0
     }
 
     /// Whether sowing the (non-empty) `pit` of the side to move might
@@ -438,32 +443,56 @@ impl Position {
         let origin = mv.pit();
         let seeds = self.cells[origin];
         debug_assert!(seeds > 0 && seeds <= 48);
-        let (inc, last) = SOWING[origin][seeds as usize];
+        let (change, last) = SOWING[origin][usize::from(seeds)];
         let last = last as usize;
-        // No byte overflows (at most 48 seeds), so bytes never carry into
-        // each other: one subtraction empties the origin, one addition sows.
-        let mut board = (u128::from_le_bytes(self.cells) - (u128::from(seeds) << (8 * origin))
-            + inc)
-            ^ (1u128 << (8 * SIDE));
-        let mut result = (0, false);
-        if !mover.owns(last) {
-            let after = board.to_le_bytes();
-            let row_start = mover.opponent().first_pit();
-            let (taken, from) = capture_run(&after[..12], last, row_start);
-            if taken > 0 {
-                let slam = taken == row_sum(&after, row_start);
-                if slam && grand_slam != GrandSlam::Capture {
-                    result = (0, true);
-                } else {
-                    let width = 8 * (last + 1 - from);
-                    let mask = ((1u128 << width) - 1) << (8 * from);
-                    board = (board & !mask) + (u128::from(taken) << (8 * (STORES + mover.index())));
-                    result = (taken, slam);
-                }
-            }
-        }
+        // No byte of the result is negative or above 48, so the one
+        // addition changes each byte as it should.
+        let mut board = u128::from_le_bytes(self.cells).wrapping_add(change);
+        // The capture, without a branch on the pits (which move captures
+        // is hard to predict). In the opponent's row, read as six bytes: the
+        // run is the pits holding 2 or 3 that ends at the last seed's pit.
+        let row_start = mover.opponent().first_pit();
+        let opponent = (board >> (8 * row_start)) as u64 & ROW;
+        let landed = last.wrapping_sub(row_start);
+        let valid = landed < 6;
+        // Bytes 0..=landed (none when the last seed fell in the mover's row).
+        let upto = (u64::MAX >> (56 - 8 * (landed as u32 % 8))) & u64::from(valid).wrapping_neg();
+        // High bit of each byte holding 2 or 3 (bytes are at most 48).
+        let two_or_three = opponent.wrapping_add(0x7E7E_7E7E_7E7E)
+            & !opponent.wrapping_add(0x7C7C_7C7C_7C7C)
+            & 0x8080_8080_8080;
+        // The run starts after the last byte up to `landed` that is not 2 or 3.
+        let breaks = !two_or_three & 0x8080_8080_8080 & upto;
+        let before = u64::MAX.checked_shr(breaks.leading_zeros()).unwrap_or(0);
+        let run = upto & !before;
+        let taken = byte_sum(opponent & run);
+        let slam = taken > 0 && taken == byte_sum(opponent);
+        let take = taken > 0 && (!slam || grand_slam == GrandSlam::Capture);
+        let (run, taken) = if take { (run, taken) } else { (0, 0) };
+        board = (board & !(u128::from(run) << (8 * row_start)))
+            + (u128::from(taken) << (8 * (STORES + mover.index())));
+        let result = (taken, slam);
         self.cells = board.to_le_bytes();
         result
+    }
+
+    /// The position after `mv`, which must be legal and capture nothing
+    /// (as [`Position::captures`] can tell): a sowing without the capture
+    /// test.
+    #[inline]
+    pub fn after_quiet(&self, mv: Move, variant: Variant) -> Position {
+        let (change, _) = SOWING[mv.pit()][usize::from(self.cells[mv.pit()])];
+        let next = Position {
+            cells: u128::from_le_bytes(self.cells)
+                .wrapping_add(change)
+                .to_le_bytes(),
+        };
+        debug_assert_eq!(
+            (next, 0),
+            self.after(mv, variant),
+            "{mv} is not a quiet move"
+        );
+        next
     }
 
     /// Plays `mv`, which must be legal, and returns the seeds it captured.

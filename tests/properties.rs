@@ -114,6 +114,39 @@ proptest! {
     }
 
     #[test]
+    fn captures_are_what_each_move_captures(pos in position(), variant in variant()) {
+        if let Some(captures) = pos.captures(variant) {
+            let side = pos.side_to_move();
+            for house in 0..6 {
+                let mv = Move::of(side, house);
+                // Under `Forbid` an illegal grand slam captures nothing, as
+                // the slow rules say of any grand slam under that variant.
+                let expected = match pos.pits()[mv.pit()] {
+                    0 => 0,
+                    _ => slow_play(&pos, mv, variant.grand_slam()).1,
+                };
+                prop_assert_eq!(captures.of(house), expected, "house {}", house);
+            }
+            let most = (0..6).map(|h| captures.of(h)).max().unwrap_or(0);
+            prop_assert_eq!(captures.best(), most);
+        } else {
+            // Only where the starving rules decide the legal moves.
+            let opponent_empty = pos.row_seeds(pos.side_to_move().opponent()) == 0;
+            prop_assert!(opponent_empty || variant == Variant::Awari);
+        }
+    }
+
+    #[test]
+    fn a_quiet_move_is_sown_as_any_move(pos in position(), variant in variant()) {
+        for &mv in pos.legal_moves(variant).iter() {
+            let (after, captured) = pos.after(mv, variant);
+            if captured == 0 {
+                prop_assert_eq!(pos.after_quiet(mv, variant), after);
+            }
+        }
+    }
+
+    #[test]
     fn table_evaluator_matches_the_term_by_term_evaluation(
         pos in position(),
         best_capture in 0u8..=12,
