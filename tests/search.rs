@@ -6,7 +6,7 @@ mod common;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use oware::search::tt::{Bound, Entry, TranspositionTable};
+use oware::search::tt::{Bound, Entry, LocalTable, TranspositionTable};
 use oware::search::{Engine, Limits, PROVEN};
 use oware::tb::index::{level_size, unrank};
 use oware::tb::probe::{Verdict, probe};
@@ -202,9 +202,10 @@ fn the_search_never_plays_an_illegal_move() {
     }
 }
 
-#[test]
-fn transposition_table_never_returns_another_positions_entry() {
-    let tt = TranspositionTable::new(1);
+/// Stores 200,000 random entries through `store` and checks that `probe`
+/// returns each one's own data or nothing, never another key's; returns
+/// how many it kept.
+fn check_verification(probe: impl Fn(u64) -> Option<Entry>, store: impl Fn(u64, Entry)) -> usize {
     let mut rng = common::Rng(7);
     let mut stored = std::collections::HashMap::new();
     for i in 0..200_000u32 {
@@ -215,12 +216,12 @@ fn transposition_table_never_returns_another_positions_entry() {
             Bound::Exact,
             Some((i % 6) as u8),
         );
-        tt.store(key, entry);
+        store(key, entry);
         stored.insert(key, entry);
     }
     let mut hits = 0;
     for (&key, &entry) in &stored {
-        if let Some(found) = tt.probe(key) {
+        if let Some(found) = probe(key) {
             assert_eq!(
                 (found.score, found.depth, found.house),
                 (entry.score, entry.depth, entry.house)
@@ -228,11 +229,29 @@ fn transposition_table_never_returns_another_positions_entry() {
             hits += 1;
         }
         assert!(
-            tt.probe(key ^ 0x8000_0000_0000_0000).is_none()
+            probe(key ^ 0x8000_0000_0000_0000).is_none()
                 || stored.contains_key(&(key ^ 0x8000_0000_0000_0000))
         );
     }
+    hits
+}
+
+#[test]
+fn transposition_table_never_returns_another_positions_entry() {
+    let tt = TranspositionTable::new(1);
+    let hits = check_verification(|k| tt.probe(k), |k, e| tt.store(k, e));
     assert!(hits > 10_000, "only {hits} entries kept");
+}
+
+#[test]
+fn local_table_never_returns_another_positions_entry() {
+    let local = LocalTable::new();
+    let hits = check_verification(|k| local.probe(k), |k, e| local.store(k, e));
+    // 16,384 slots.
+    assert!(hits > 5_000, "only {hits} entries kept");
+    local.clear();
+    let mut rng = common::Rng(7);
+    assert!((0..1000).all(|_| local.probe(rng.next() | 1).is_none()));
 }
 
 #[test]

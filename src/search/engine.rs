@@ -1,14 +1,14 @@
 //! The engine: iterative deepening with aspiration windows over worker
 //! threads sharing one transposition table (Lazy SMP).
 
+use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, Ordering::Relaxed};
-use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use super::busy::Busy;
 use super::eval::{EvalParams, Evaluator};
-use super::limits::Limits;
-use super::tt::TranspositionTable;
+use super::limits::{Deadlines, Limits};
+use super::tt::{LocalTable, TranspositionTable};
 use super::worker::{Features, INFINITE, MAX_PLY, Shared, Worker, is_proven};
 use crate::tb::Tablebase;
 use crate::{Game, Move, Position};
@@ -70,6 +70,8 @@ pub enum SearchError {
 /// A reusable engine: transposition table, tables and settings.
 pub struct Engine {
     tt: TranspositionTable,
+    /// Each search thread's own small table (see [`LocalTable`]).
+    locals: Vec<LocalTable>,
     tables: Option<Arc<Tablebase>>,
     threads: usize,
     stop: Arc<AtomicBool>,
@@ -84,6 +86,7 @@ impl Engine {
     pub fn new(hash_mib: usize, threads: usize, tables: Option<Arc<Tablebase>>) -> Engine {
         Engine {
             tt: TranspositionTable::new(hash_mib),
+            locals: (0..threads.max(1)).map(|_| LocalTable::new()).collect(),
             tables,
             threads: threads.max(1),
             stop: Arc::new(AtomicBool::new(false)),
@@ -100,6 +103,7 @@ impl Engine {
     /// Sets the number of threads.
     pub fn set_threads(&mut self, threads: usize) {
         self.threads = threads.max(1);
+        self.locals.resize_with(self.threads, LocalTable::new);
     }
 
     /// Uses these tables (or none).
@@ -110,6 +114,9 @@ impl Engine {
     /// Forgets everything learnt (a new game).
     pub fn clear(&self) {
         self.tt.clear();
+        for local in &self.locals {
+            local.clear();
+        }
     }
 
     /// A flag that stops the running search when set. The engine never
@@ -165,7 +172,12 @@ impl Engine {
             cancel: &self.stop,
             nodes: &nodes,
             tb_hits: &tb_hits,
-            hard_deadline: deadlines.hard,
+            // One thread searches on the caller's thread, with no one to
+            // watch the clock: it stops at the soft deadline itself.
+            hard_deadline: match self.threads {
+                1 => deadlines.soft.into_iter().chain(deadlines.hard).min(),
+                _ => deadlines.hard,
+            },
             node_limit: limits.nodes,
             eval: Evaluator::new(&self.params),
             features: self.features,
@@ -176,107 +188,29 @@ impl Engine {
             .depth
             .unwrap_or(MAX_PLY as u32 - 8)
             .min(MAX_PLY as u32 - 8);
-        let result: Mutex<Option<Iteration>> = Mutex::new(None);
-        // Every thread deepens on its own, starting each iteration past the
-        // deepest one completed by any thread and abandoning an iteration
-        // that another thread completes first; completed iterations come
-        // here through a channel, in increasing depth.
-        let (sender, receiver) = std::sync::mpsc::channel::<Iteration>();
-        std::thread::scope(|scope| {
-            for index in 0..self.threads {
-                let (shared, history, sender) = (&shared, &history, sender.clone());
-                let (nodes, tb_hits) = (&nodes, &tb_hits);
-                scope.spawn(move || {
-                    let mut worker = Worker::new(shared, history);
-                    worker.root_rotation = index;
-                    let mut previous: Option<i32> = None;
-                    loop {
-                        // Every thread works on the iteration after the
-                        // deepest completed one; they split its work by
-                        // telling each other which positions they are in
-                        // (`Features::defer`). Sending odd helpers one
-                        // iteration ahead instead was slower: bench at depth
-                        // 20 on 2 threads, 3.84–3.94 s against 3.43–3.71 s.
-                        let depth = shared.completed_depth.load(Relaxed) + 1;
-                        if depth > max_depth || shared.stop.load(Relaxed) {
-                            break;
-                        }
-                        worker.depth = depth;
-                        worker.aborted = false;
-                        let Some(score) = aspiration(&mut worker, &root, depth as i32, previous)
-                        else {
-                            if shared.stop.load(Relaxed) {
-                                break;
-                            }
-                            continue;
-                        };
-                        worker.flush();
-                        previous = Some(score);
-                        let iteration = Iteration {
-                            depth,
-                            score,
-                            nodes: nodes.load(Relaxed),
-                            time: start.elapsed(),
-                            pv: worker.pv[0].clone(),
-                            tb_hits: tb_hits.load(Relaxed),
-                        };
-                        // A settled result ends the search (decided here,
-                        // so that one thread stays deterministic). It is
-                        // sent even when another thread has completed this
-                        // depth first: that thread may not have seen the
-                        // proof, and the search stops on this one.
-                        let settled = iteration.is_settled();
-                        let first = shared.completed_depth.fetch_max(depth, Relaxed) < depth;
-                        if first || settled {
-                            let _ = sender.send(iteration);
-                        }
-                        if settled {
-                            shared.stop.store(true, Relaxed);
-                        }
-                    }
-                    worker.flush();
-                });
-            }
-            drop(sender);
-            loop {
-                let wait = deadlines.soft.map_or(Duration::from_millis(50), |s| {
-                    s.saturating_duration_since(Instant::now())
-                        .min(Duration::from_millis(50))
-                });
-                match receiver.recv_timeout(wait) {
-                    Ok(iteration) => {
-                        let mut current = result.lock().expect("no panic while locked");
-                        if !iteration.supersedes(current.as_ref()) {
-                            continue;
-                        }
-                        on_iteration(&iteration);
-                        let done = iteration.is_settled() || iteration.depth >= max_depth;
-                        *current = Some(iteration);
-                        if done {
-                            break;
-                        }
-                    }
-                    Err(std::sync::mpsc::RecvTimeoutError::Disconnected) => break,
-                    Err(std::sync::mpsc::RecvTimeoutError::Timeout) => {}
+        let result = if self.threads == 1 {
+            // No thread to start: the search runs here, and reports its
+            // iterations as it completes them.
+            let mut result: Option<Iteration> = None;
+            let mut worker = Worker::new(&shared, &self.locals[0], history);
+            deepen(&mut worker, &root, max_depth, start, |iteration| {
+                if iteration.supersedes(result.as_ref()) {
+                    on_iteration(&iteration);
+                    result = Some(iteration);
                 }
-                if deadlines.soft.is_some_and(|s| Instant::now() >= s)
-                    || self.stop.load(Relaxed)
-                    || stop.load(Relaxed)
-                {
-                    break;
-                }
-            }
-            stop.store(true, Relaxed);
-        });
-        // Iterations completed after the coordinator stopped listening (all
-        // threads have finished now) still count.
-        let mut result = result.into_inner().expect("no panic while locked");
-        for iteration in receiver.try_iter() {
-            if iteration.supersedes(result.as_ref()) {
-                on_iteration(&iteration);
-                result = Some(iteration);
-            }
-        }
+            });
+            result
+        } else {
+            self.search_threads(
+                &shared,
+                history,
+                &root,
+                max_depth,
+                start,
+                &deadlines,
+                on_iteration,
+            )
+        };
         let last = result.unwrap_or_else(|| {
             // Stopped before depth 1 finished: any legal move.
             Iteration {
@@ -298,6 +232,133 @@ impl Engine {
             },
         })
     }
+
+    /// The search on several threads: each deepens on its own, starting
+    /// each iteration past the deepest one completed by any thread and
+    /// abandoning an iteration that another thread completes first;
+    /// completed iterations come here through a channel, in increasing
+    /// depth, and this thread watches the soft deadline and the stop flag.
+    #[allow(clippy::too_many_arguments)]
+    fn search_threads(
+        &self,
+        shared: &Shared,
+        history: &[Position],
+        root: &Position,
+        max_depth: u32,
+        start: Instant,
+        deadlines: &Deadlines,
+        mut on_iteration: impl FnMut(&Iteration),
+    ) -> Option<Iteration> {
+        let mut result: Option<Iteration> = None;
+        let (sender, receiver) = std::sync::mpsc::channel::<Iteration>();
+        std::thread::scope(|scope| {
+            for index in 0..self.threads {
+                let sender = sender.clone();
+                let local = &self.locals[index];
+                scope.spawn(move || {
+                    let mut worker = Worker::new(shared, local, history);
+                    worker.root_rotation = index;
+                    deepen(&mut worker, root, max_depth, start, |iteration| {
+                        let _ = sender.send(iteration);
+                    });
+                });
+            }
+            drop(sender);
+            loop {
+                let wait = deadlines.soft.map_or(Duration::from_millis(50), |s| {
+                    s.saturating_duration_since(Instant::now())
+                        .min(Duration::from_millis(50))
+                });
+                match receiver.recv_timeout(wait) {
+                    Ok(iteration) => {
+                        if !iteration.supersedes(result.as_ref()) {
+                            continue;
+                        }
+                        on_iteration(&iteration);
+                        let done = iteration.is_settled() || iteration.depth >= max_depth;
+                        result = Some(iteration);
+                        if done {
+                            break;
+                        }
+                    }
+                    Err(std::sync::mpsc::RecvTimeoutError::Disconnected) => break,
+                    Err(std::sync::mpsc::RecvTimeoutError::Timeout) => {}
+                }
+                if deadlines.soft.is_some_and(|s| Instant::now() >= s)
+                    || self.stop.load(Relaxed)
+                    || shared.stop.load(Relaxed)
+                {
+                    break;
+                }
+            }
+            shared.stop.store(true, Relaxed);
+        });
+        // Iterations completed after the loop stopped listening (all threads
+        // have finished now) still count.
+        for iteration in receiver.try_iter() {
+            if iteration.supersedes(result.as_ref()) {
+                on_iteration(&iteration);
+                result = Some(iteration);
+            }
+        }
+        result
+    }
+}
+
+/// One thread's iterative deepening: each iteration is the one after the
+/// deepest any thread has completed; `completed` gets each iteration this
+/// thread completes first, and any that settles the result.
+fn deepen(
+    worker: &mut Worker,
+    root: &Position,
+    max_depth: u32,
+    start: Instant,
+    mut completed: impl FnMut(Iteration),
+) {
+    let shared = worker.shared;
+    let mut previous: Option<i32> = None;
+    loop {
+        // Every thread works on the iteration after the deepest completed
+        // one; they split its work by telling each other which positions
+        // they are in (`Features::defer`). Sending odd helpers one iteration
+        // ahead instead was slower: bench at depth 20 on 2 threads,
+        // 3.84–3.94 s against 3.43–3.71 s.
+        let depth = shared.completed_depth.load(Relaxed) + 1;
+        if depth > max_depth || shared.stop.load(Relaxed) {
+            break;
+        }
+        worker.depth = depth;
+        worker.aborted = false;
+        let Some(score) = aspiration(worker, root, depth as i32, previous) else {
+            if shared.stop.load(Relaxed) {
+                break;
+            }
+            continue;
+        };
+        worker.flush();
+        previous = Some(score);
+        let iteration = Iteration {
+            depth,
+            score,
+            nodes: shared.nodes.load(Relaxed),
+            time: start.elapsed(),
+            pv: worker.pv[0].clone(),
+            tb_hits: shared.tb_hits.load(Relaxed),
+        };
+        // A settled result ends the search (decided here, so that one
+        // thread stays deterministic). It is passed on even when another
+        // thread has completed this depth first: that thread may not have
+        // seen the proof, and the search stops on this one.
+        let settled = iteration.is_settled();
+        let first = shared.completed_depth.fetch_max(depth, Relaxed) < depth;
+        if first || settled {
+            completed(iteration);
+        }
+        if settled {
+            shared.stop.store(true, Relaxed);
+        }
+    }
+    worker.flush();
 }
 
 /// One iteration with an aspiration window around the previous score;

@@ -171,44 +171,115 @@ impl TranspositionTable {
     /// The entry for `key`, if present (verified against the full key).
     #[inline]
     pub fn probe(&self, key: u64) -> Option<Entry> {
-        for slot in self.bucket(key) {
-            let data = slot.data.load(Relaxed);
-            if slot.check.load(Relaxed) ^ data == key && data != 0 {
-                return Some(Entry::unpack(data));
-            }
-        }
-        None
+        probe_bucket(self.bucket(key), key)
     }
 
     /// Stores an entry, replacing the same key, else the shallowest entry of
     /// an older search, else the shallowest entry.
     #[inline]
-    pub fn store(&self, key: u64, mut entry: Entry) {
+    pub fn store(&self, key: u64, entry: Entry) {
         let generation = self.generation.load(Relaxed) as u8;
-        entry.generation = generation;
-        let bucket = self.bucket(key);
-        let mut victim = 0;
-        let mut worst = i32::MAX;
-        for (i, slot) in bucket.iter().enumerate() {
-            let data = slot.data.load(Relaxed);
-            if slot.check.load(Relaxed) ^ data == key || data == 0 {
-                victim = i;
-                // Keep a deeper move-bearing entry's move if this one has none.
-                if data != 0 && entry.house.is_none() {
-                    entry.house = Entry::unpack(data).house;
-                }
-                break;
-            }
-            let old = Entry::unpack(data);
-            let age = i32::from(generation.wrapping_sub(old.generation));
-            let worth = i32::from(old.depth) - 8 * age;
-            if worth < worst {
-                worst = worth;
-                victim = i;
-            }
+        store_bucket(self.bucket(key), key, entry, generation);
+    }
+}
+
+/// The entry for `key` in `bucket`, if present.
+#[inline]
+fn probe_bucket(bucket: &[Slot], key: u64) -> Option<Entry> {
+    for slot in bucket {
+        let data = slot.data.load(Relaxed);
+        if slot.check.load(Relaxed) ^ data == key && data != 0 {
+            return Some(Entry::unpack(data));
         }
-        let data = entry.pack();
-        bucket[victim].data.store(data, Relaxed);
-        bucket[victim].check.store(key ^ data, Relaxed);
+    }
+    None
+}
+
+/// Stores `entry` for `key` in `bucket`, in the slot of the same key, else
+/// an empty one, else the least worth keeping (shallow, and from an older
+/// search than `generation`).
+#[inline]
+fn store_bucket(bucket: &[Slot], key: u64, mut entry: Entry, generation: u8) {
+    entry.generation = generation;
+    let mut victim = 0;
+    let mut worst = i32::MAX;
+    for (i, slot) in bucket.iter().enumerate() {
+        let data = slot.data.load(Relaxed);
+        if slot.check.load(Relaxed) ^ data == key || data == 0 {
+            victim = i;
+            // Keep a deeper move-bearing entry's move if this one has none.
+            if data != 0 && entry.house.is_none() {
+                entry.house = Entry::unpack(data).house;
+            }
+            break;
+        }
+        let old = Entry::unpack(data);
+        let age = i32::from(generation.wrapping_sub(old.generation));
+        let worth = i32::from(old.depth) - 8 * age;
+        if worth < worst {
+            worst = worth;
+            victim = i;
+        }
+    }
+    let data = entry.pack();
+    bucket[victim].data.store(data, Relaxed);
+    bucket[victim].check.store(key ^ data, Relaxed);
+}
+
+/// A small table private to one search thread, for the many nodes two
+/// plies above the leaves. It stays in the core's cache, where a probe of
+/// the large shared table would wait for memory; those nodes' results are
+/// cheap to redo and seldom worth sharing between threads. Same entries
+/// and the same verification as [`TranspositionTable`].
+pub struct LocalTable {
+    slots: Box<[Slot]>,
+}
+
+impl LocalTable {
+    /// Buckets of the table (256 KiB: 4,096 buckets of four 16-byte slots).
+    const BUCKETS: usize = 1 << 12;
+
+    /// An empty table.
+    pub fn new() -> LocalTable {
+        LocalTable {
+            slots: (0..Self::BUCKETS * WAYS)
+                .map(|_| Slot {
+                    check: AtomicU64::new(0),
+                    data: AtomicU64::new(0),
+                })
+                .collect(),
+        }
+    }
+
+    #[inline]
+    fn bucket(&self, key: u64) -> &[Slot] {
+        let b = (key as usize) & (Self::BUCKETS - 1);
+        &self.slots[b * WAYS..b * WAYS + WAYS]
+    }
+
+    /// Empties the table.
+    pub fn clear(&self) {
+        for s in self.slots.iter() {
+            s.check.store(0, Relaxed);
+            s.data.store(0, Relaxed);
+        }
+    }
+
+    /// The entry for `key`, if present (verified against the full key).
+    #[inline]
+    pub fn probe(&self, key: u64) -> Option<Entry> {
+        probe_bucket(self.bucket(key), key)
+    }
+
+    /// Stores an entry as [`TranspositionTable::store`] does.
+    #[inline]
+    pub fn store(&self, key: u64, entry: Entry) {
+        store_bucket(self.bucket(key), key, entry, 0);
+    }
+}
+
+impl Default for LocalTable {
+    fn default() -> LocalTable {
+        LocalTable::new()
     }
 }

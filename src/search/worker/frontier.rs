@@ -1,15 +1,50 @@
 //! Nodes one ply above the leaves, which are half the interior nodes:
 //! searched by a loop of their own, leaner than [`Worker::node`].
 
-use super::{INFINITE, Keys, MAX_PLY, Worker, capture_order, filter_slot, pick};
+use super::{INFINITE, Keys, MAX_PLY, Worker, capture_order, key, take_best};
+use crate::Captures;
 use crate::{Move, Position};
 
 impl Worker<'_> {
+    /// Searches a node one ply above the leaves that [`Worker::arrive`]
+    /// has let through (`since`: where the moves since the last capture
+    /// start on the path, counting this node).
+    ///
+    /// Its board key is neither computed nor looked for: the repetition
+    /// test of a leaf compares it with the positions an even number of
+    /// plies back, never with its parent, so a placeholder holds the
+    /// parent's place on the path.
+    #[inline(never)]
+    pub(super) fn enter_frontier(
+        &mut self,
+        pos: &Position,
+        since: usize,
+        mut alpha: i32,
+        mut beta: i32,
+        ply: usize,
+    ) -> i32 {
+        let moves = pos.legal_houses(self.shared.rules.variant);
+        if moves == 0 {
+            return self.no_moves(pos, ply);
+        }
+        let known = match self.table_window(pos, ply, &mut alpha, &mut beta) {
+            Ok(known) => known,
+            Err(score) => return score,
+        };
+        let saved_since = self.since_capture;
+        self.since_capture = since;
+        self.path.push(0);
+        let score = self.frontier(pos, moves, known, alpha, beta, ply);
+        self.path.pop();
+        self.since_capture = saved_since;
+        score
+    }
+
     /// A node one ply above the leaves (not the root, no capture search):
     /// what [`Worker::node`] does there, without what it cannot need (the
     /// transposition table, reductions, deferred moves).
-    #[inline(never)]
-    pub(super) fn frontier(
+    #[inline(always)]
+    fn frontier(
         &mut self,
         pos: &Position,
         moves: u8,
@@ -24,41 +59,56 @@ impl Worker<'_> {
         let variant = self.shared.rules.variant;
         let mover = pos.side_to_move();
         let side = mover.index();
-        // The moves in generation order, ordered as `candidates` orders
-        // them; a child is sown up front only if its move may capture.
-        let mut keys: Keys = [0; 6];
-        let mut houses = [0u8; 6];
-        let mut children = [(Position::EMPTY, 0u8); 6];
-        let mut sown = 0u8;
-        let mut len = 0;
-        let mut left = moves;
-        while left != 0 {
-            let house = left.trailing_zeros() as u8;
-            left &= left - 1;
-            let mut order = self.quiet_order(ply, side, house);
-            if pos.may_capture(mover.first_pit() + usize::from(house)) {
-                children[len] = pos.after(Move::of(mover, usize::from(house)), variant);
-                sown |= 1 << len;
-                if children[len].1 > 0 {
-                    order = capture_order(children[len].1);
+        // The moves by house, ordered as `candidates` orders them; what a
+        // move captures is known without sowing when `captures` can tell,
+        // otherwise every move is sown up front.
+        let mut keys: Keys = [0; 8];
+        let (captures, sown) = match pos.captures(variant) {
+            Some(captures) => (captures, None),
+            None => {
+                let mut children = [(Position::EMPTY, 0u8); 6];
+                for house in (0..6).filter(|h| moves & (1 << h) != 0) {
+                    children[house] = pos.after(Move::of(mover, house), variant);
                 }
+                (
+                    Captures::from_houses(children.map(|(_, c)| c)),
+                    Some(children),
+                )
             }
-            keys[len] = ((order as u32) << 3) | (7 - len as u32);
-            houses[len] = house;
-            len += 1;
+        };
+        // Quiet moves by history, killers above them, captures above all.
+        let mut quiet = [0; 8];
+        quiet[..6].copy_from_slice(&self.history[side]);
+        let [first, second] = self.killers[ply];
+        for (killer, order) in [(second, 1 << 18), (first, 1 << 19)] {
+            if let Some(slot) = quiet.get_mut(usize::from(killer)) {
+                *slot = order;
+            }
+        }
+        for house in 0..6 {
+            let taken = captures.of(house);
+            let order = if taken > 0 {
+                capture_order(taken)
+            } else {
+                quiet[house]
+            };
+            let legal = moves & (1 << house) != 0;
+            keys[house] = if legal { key(order, house) } else { 0 };
         }
         let pv_node = beta - alpha > 1;
+        // The leaves leave their PV alone: it stays empty.
+        self.pv[ply + 1].clear();
         let mut best = -INFINITE;
-        for next in 0..len {
-            let index = pick(&mut keys, next, len);
-            let house = houses[index];
-            let mv = Move::of(mover, usize::from(house));
-            if sown & (1 << index) == 0 {
-                children[index] = pos.after(mv, variant);
-            }
-            let (child, captured) = children[index];
+        let mut first = true;
+        while let Some(house) = take_best(&mut keys) {
+            let mv = Move::of(mover, house);
+            let (child, captured) = match &sown {
+                None if captures.of(house) == 0 => (pos.after_quiet(mv, variant), 0),
+                None => pos.after(mv, variant),
+                Some(children) => children[house],
+            };
             let mut score;
-            if next == 0 {
+            if std::mem::take(&mut first) {
                 score = -self.search_leaf(&child, -beta, -alpha, ply + 1, captured);
             } else {
                 score = -self.search_leaf(&child, -alpha - 1, -alpha, ply + 1, captured);
@@ -78,7 +128,7 @@ impl Worker<'_> {
                     }
                     if score >= beta {
                         if captured == 0 {
-                            self.reward_quiet(ply, side, house, 1);
+                            self.reward_quiet(ply, side, house as u8, 1);
                         }
                         break;
                     }
@@ -86,23 +136,5 @@ impl Worker<'_> {
             }
         }
         best.clamp(known.0, known.1)
-    }
-
-    /// A leaf reached by a move capturing `captured`: [`Worker::search`]
-    /// at depth 0 without the capture search, for callers that know it.
-    #[inline(always)]
-    fn search_leaf(
-        &mut self,
-        pos: &Position,
-        alpha: i32,
-        beta: i32,
-        ply: usize,
-        captured: u8,
-    ) -> i32 {
-        let mut key = 0;
-        match self.arrive(pos, &mut key, filter_slot(pos), ply, captured) {
-            Ok(_) => self.leaf(pos, ply, alpha, beta),
-            Err(score) => score,
-        }
     }
 }

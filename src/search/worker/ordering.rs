@@ -29,16 +29,28 @@ impl Candidate {
     };
 }
 
-/// Ordering keys of the candidates: the order in the high bits and
-/// `7 − index` in the low three, so that the largest key is the best move
-/// and ties go to the earlier move, as a stable sort would order them.
-pub(super) type Keys = [u32; 6];
+/// Ordering keys of the candidates, by candidate index (six, then two
+/// that stay zero): the order in the high bits and `7 − index` in the low
+/// three, so that the largest key is the best move and ties go to the
+/// earlier move, as a stable sort would order them. Zero: no candidate
+/// (an illegal move, or one already taken).
+pub(super) type Keys = [i32; 8];
+
+/// The key of candidate `index` with ordering `order`.
+#[inline]
+pub(super) const fn key(order: i32, index: usize) -> i32 {
+    // Orders are below 2²⁴, so keys stay positive.
+    (order << 3) | (7 - index as i32)
+}
 
 /// The moves of a node ([`Worker::candidates`]) and their ordering keys.
 pub(super) struct Ordered {
     pub(super) list: [Candidate; 6],
     pub(super) keys: Keys,
 }
+
+/// The largest history score of a quiet move, below a killer's order.
+const HISTORY_MAX: i32 = (1 << 18) - 1;
 
 /// The ordering key of a move capturing `captured` seeds: above every
 /// quiet move, larger captures first.
@@ -47,27 +59,29 @@ pub(super) const fn capture_order(captured: u8) -> i32 {
     (1 << 20) + captured as i32
 }
 
-/// Moves the largest of `keys[next..len]` to `keys[next]` and returns the
-/// candidate index it stands for. Most nodes cut off after a move or two, so
-/// sorting the whole list would be wasted work.
+/// Takes the best candidate left: its index, or `None` when none is left.
+/// Most nodes cut off after a move or two, so sorting the whole list would
+/// be wasted work; and a maximum over a fixed eight keys has no branch to
+/// mispredict, where a selection among the moves left has one per move.
 #[inline]
-pub(super) fn pick(keys: &mut Keys, next: usize, len: usize) -> usize {
-    let mut best = next;
-    for i in next + 1..len {
-        if keys[i] > keys[best] {
-            best = i;
-        }
+pub(super) fn take_best(keys: &mut Keys) -> Option<usize> {
+    let best = keys.iter().fold(0, |best, &k| best.max(k));
+    if best == 0 {
+        return None;
     }
-    keys.swap(next, best);
-    7 - (keys[next] & 7) as usize
+    let index = 7 - (best & 7) as usize;
+    keys[index] = 0;
+    Some(index)
 }
 
 impl Worker<'_> {
-    /// Fills `list` with the legal `moves` of `pos` (but `skip`) in
-    /// generation order with their ordering `keys`; returns how many.
-    /// [`pick`] takes them best first. Moves that may capture are
-    /// played at once (their capture orders them); the others only when
-    /// `eager`, which also prefetches the children's table entries.
+    /// Fills `out` with the legal `moves` of `pos` (but `skip`), each at
+    /// the index of its house, with their ordering keys (zero for the
+    /// others); [`take_best`] takes them best first. What a move captures
+    /// is found without sowing when [`Position::captures`] can tell;
+    /// otherwise moves that may capture are sown at once. The others are
+    /// sown only when `eager`, which also prefetches the children's table
+    /// entries.
     pub(super) fn candidates(
         &self,
         pos: &Position,
@@ -76,12 +90,12 @@ impl Worker<'_> {
         ply: usize,
         eager: bool,
         out: &mut Ordered,
-    ) -> usize {
+    ) {
         let variant = self.shared.rules.variant;
         let mover = pos.side_to_move();
         let side = mover.index();
-        let mut len = 0;
         let mut left = moves & !skip.map_or(0, |h| 1 << h);
+        let captures = if eager { None } else { pos.captures(variant) };
         while left != 0 {
             let house = left.trailing_zeros() as u8;
             left &= left - 1;
@@ -90,7 +104,9 @@ impl Worker<'_> {
                 mv,
                 ..Candidate::EMPTY
             };
-            if eager || pos.may_capture(mv.pit()) {
+            if let Some(captures) = captures {
+                c.captured = captures.of(usize::from(house));
+            } else if eager || pos.may_capture(mv.pit()) {
                 (c.child, c.captured) = pos.after(mv, variant);
                 c.ready = true;
                 if eager {
@@ -103,24 +119,21 @@ impl Worker<'_> {
             } else {
                 self.quiet_order(ply, side, house)
             };
-            out.keys[len] = ((c.order as u32) << 3) | (7 - len as u32);
-            out.list[len] = c;
-            len += 1;
+            out.keys[usize::from(house)] = key(c.order, usize::from(house));
+            out.list[usize::from(house)] = c;
         }
-        len
     }
 
     /// The ordering key of a quiet move: killers first, then by history
     /// (always below a capture's [`capture_order`]).
     #[inline]
     pub(super) fn quiet_order(&self, ply: usize, side: usize, house: u8) -> i32 {
-        if self.killers[ply][0] == house {
-            1 << 19
-        } else if self.killers[ply][1] == house {
-            1 << 18
-        } else {
-            self.history[side][house as usize].min((1 << 18) - 1)
-        }
+        // Selections rather than branches: which move is a killer is
+        // hard to predict.
+        let [first, second] = self.killers[ply];
+        let history = self.history[side][house as usize];
+        let order = if second == house { 1 << 18 } else { history };
+        if first == house { 1 << 19 } else { order }
     }
 
     /// A quiet move at `ply` refuted the opponent's move: it becomes the
@@ -132,6 +145,40 @@ impl Worker<'_> {
             k[1] = k[0];
             k[0] = house;
         }
-        self.history[side][house as usize] += depth.max(1) * depth.max(1);
+        // Kept below the killers' order (it only grows, so capping it here
+        // orders the moves as capping it where it is read would).
+        let history = &mut self.history[side][house as usize];
+        *history = (*history + depth.max(1) * depth.max(1)).min(HISTORY_MAX);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn take_best_takes_the_candidates_in_order_once_each() {
+        let mut state = 12_345u64;
+        for _ in 0..10_000 {
+            let mut keys: Keys = [0; 8];
+            let mut expected = vec![];
+            for (index, k) in keys.iter_mut().enumerate().take(6) {
+                state = state
+                    .wrapping_mul(6_364_136_223_846_793_005)
+                    .wrapping_add(1);
+                // Few distinct orders, so that ties are common; some absent.
+                let order = (state >> 60) as i32;
+                if order % 5 != 0 {
+                    *k = key(order << 16, index);
+                    expected.push((std::cmp::Reverse(order), index));
+                }
+            }
+            // A stable sort by descending order: ties go to the earlier move.
+            expected.sort();
+            let taken: Vec<usize> = std::iter::from_fn(|| take_best(&mut keys)).collect();
+            let expected: Vec<usize> = expected.into_iter().map(|(_, i)| i).collect();
+            assert_eq!(taken, expected);
+            assert_eq!(keys, [0; 8]);
+        }
     }
 }
