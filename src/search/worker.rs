@@ -279,10 +279,12 @@ impl<'a> Worker<'a> {
     }
 
     /// [`Worker::search`] with the board key of `pos` if it is already
-    /// known (0: not computed; a leaf then never computes it unless the
-    /// repetition filter hits, and recomputing a real zero key is
-    /// harmless). Inlined into the move loop, so that a leaf costs no call
-    /// of [`Worker::node`].
+    /// known (0: not computed; a leaf or a node one ply above the leaves
+    /// then never computes it unless the repetition filter hits, and
+    /// recomputing a real zero key is harmless). Inlined into the move
+    /// loop: a node one ply above the leaves goes straight to its own loop
+    /// ([`Worker::enter_frontier`]), others to one of the two copies of
+    /// [`Worker::node`].
     #[allow(clippy::too_many_arguments)]
     #[inline(always)]
     fn search_keyed(

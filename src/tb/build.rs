@@ -112,7 +112,7 @@ struct Folded {
     all: (u8, u8),
 }
 
-/// Folds the children of each board in `boards` (words, see [`to_word`])
+/// Folds the children of each board in `boards` (words, see [`to_word`](super::board::to_word))
 /// into `out`. Children in the same level are looked up only when
 /// `with_same` is set.
 fn fold_batch<L: LowerLevels + ?Sized>(

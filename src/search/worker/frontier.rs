@@ -79,8 +79,8 @@ impl Worker<'_> {
         // Quiet moves by history, killers above them, captures above all.
         let mut quiet = [0; 8];
         quiet[..6].copy_from_slice(&self.history[side]);
-        let [first, second] = self.killers[ply];
-        for (killer, order) in [(second, 1 << 18), (first, 1 << 19)] {
+        let [first_killer, second_killer] = self.killers[ply];
+        for (killer, order) in [(second_killer, 1 << 18), (first_killer, 1 << 19)] {
             if let Some(slot) = quiet.get_mut(usize::from(killer)) {
                 *slot = order;
             }

@@ -8,9 +8,11 @@ use crate::{Move, Position};
 #[derive(Copy, Clone)]
 pub(super) struct Candidate {
     pub(super) mv: Move,
+    /// What the move captures (known before it is sown).
     pub(super) captured: u8,
-    /// Whether `child` (and `captured`) has been computed: quiet moves are
-    /// sown only when searched, since a cutoff often comes first.
+    /// Whether `child` has been computed: moves are sown only when
+    /// searched, since a cutoff often comes first (unless the children's
+    /// table entries are wanted early: see [`Worker::candidates`]).
     pub(super) ready: bool,
     pub(super) order: i32,
     /// The child's board key (0: not computed).
