@@ -12,6 +12,17 @@ const ONES: u64 = 0x0101_0101_0101_0101;
 /// The high bit of each of the eight bytes.
 const HIGHS: u64 = 0x8080_8080_8080_8080;
 
+/// The high bit of each byte of a row.
+pub(crate) const HIGH_BYTES: u64 = 0x8080_8080_8080;
+
+/// The high bit of each byte of the row `x` that is at least `k` (1..=79).
+/// A byte of at most 48 plus `128 − k` reaches 128 exactly when it is at
+/// least `k`, and never carries into the next byte.
+#[inline]
+pub(crate) const fn at_least(x: u64, k: u8) -> u64 {
+    x.wrapping_add(LOW_BYTES * (128 - k as u64)) & HIGH_BYTES
+}
+
 /// 0xFF in each byte whose high bit is set in `x`, 0 in the others.
 #[inline]
 pub(crate) const fn bytes_set(x: u64) -> u64 {
@@ -38,6 +49,15 @@ pub(crate) const fn prefix_sums(x: u64) -> u64 {
 #[inline]
 pub(crate) const fn byte_sum(x: u64) -> u8 {
     (prefix_sums(x) >> 56) as u8
+}
+
+/// The running maximum over the bytes: byte `j` of the result is the
+/// largest of bytes `0..=j` of `x`, whose bytes are below 128.
+#[inline]
+pub(crate) const fn running_max(x: u64) -> u64 {
+    let mut m = bytes_max(x, x << 8);
+    m = bytes_max(m, m << 16);
+    bytes_max(m, m << 32)
 }
 
 /// The largest byte of `x`, whose bytes are below 128.
@@ -92,6 +112,24 @@ mod tests {
                 assert_eq!(bytes(prefix_sums(row))[j], sum);
             }
             assert_eq!(byte_sum(row), sum);
+            let mut most = 0;
+            for (j, &x) in bytes(a).iter().enumerate() {
+                most = most.max(x);
+                assert_eq!(bytes(running_max(a))[j], most);
+            }
+            // Pit counts: at most 48, in the six bytes of a row.
+            let pits = bytes(a & ROW)
+                .iter()
+                .enumerate()
+                .fold(0u64, |w, (j, &x)| w | (u64::from(x.min(48)) << (8 * j)));
+            for k in 1..=60 {
+                let expected: Vec<u8> = bytes(pits)
+                    .iter()
+                    .enumerate()
+                    .map(|(j, &x)| if j < 6 && x >= k { 0x80 } else { 0 })
+                    .collect();
+                assert_eq!(bytes(at_least(pits, k)).to_vec(), expected, "k {k}");
+            }
         }
     }
 }

@@ -10,7 +10,7 @@
 //! more) are sown in full.
 
 use crate::Position;
-use crate::bytes::{LOW_BYTES, ROW, bytes_max, bytes_set, max_byte, prefix_sums};
+use crate::bytes::{LOW_BYTES, ROW, at_least, bytes_set, max_byte, prefix_sums, running_max};
 use crate::rules::{GrandSlam, Starving, Variant};
 
 /// What each of the side to move's six pits would capture if sown, one
@@ -48,20 +48,13 @@ impl Captures {
 /// `grand_slam`: the sum of `s + 1` over the pits of the run, at most 18.
 #[inline(always)]
 fn landing_captures(opponent: u64, grand_slam: GrandSlam) -> u64 {
-    // 0xFF in each pit holding 1 or 2 (adding 127 sets the high bit of a
-    // byte of at least 1, adding 125 that of a byte of at least 3).
-    let in_run = bytes_set(
-        opponent.wrapping_add(0x7F7F_7F7F_7F7F) & !opponent.wrapping_add(0x7D7D_7D7D_7D7D),
-    );
+    // 0xFF in each pit holding 1 or 2.
+    let in_run = bytes_set(at_least(opponent, 1) & !at_least(opponent, 3));
     // A run's take is a difference of prefix sums of `s + 1` over the run
     // pits: the sum up to `j` less the sum up to the last pit before `j`
     // that breaks the run, a running maximum since the sums never decrease.
     let prefix = prefix_sums((opponent + LOW_BYTES) & in_run) & ROW;
-    let at_breaks = prefix & !in_run;
-    let mut last_break = bytes_max(at_breaks, at_breaks << 8);
-    last_break = bytes_max(last_break, last_break << 16);
-    last_break = bytes_max(last_break, last_break << 32);
-    let mut runs = prefix - (last_break & ROW);
+    let mut runs = prefix - (running_max(prefix & !in_run) & ROW);
     // A run over every pit up to the opponent's last seeds is a grand slam
     // (only the last pit with seeds can end one).
     let last = opponent.ilog2() / 8;
@@ -115,8 +108,7 @@ impl Position {
             };
             captures |= taken << (8 * house);
         }
-        // A byte of at most 48 plus 116 sets its high bit iff it is 12 or more.
-        let mut laps = own.wrapping_add(0x7474_7474_7474) & 0x8080_8080_8080;
+        let mut laps = at_least(own, 12);
         while laps != 0 {
             let house = laps.trailing_zeros() as usize / 8;
             laps &= laps - 1;

@@ -3,7 +3,7 @@
 
 use std::fmt;
 
-use crate::bytes::{LOW_BYTES, ROW, byte_sum};
+use crate::bytes::{HIGH_BYTES, ROW, at_least, byte_sum};
 use crate::notation::NotationError;
 use crate::rules::{EndlessPlay, GrandSlam, Starving, Variant, WINNING_SEEDS};
 use crate::{Move, MoveList, Side};
@@ -259,7 +259,7 @@ impl Position {
 
     /// The pits as the low twelve bytes of a word.
     #[inline]
-    pub const fn pits_word(&self) -> u128 {
+    pub(crate) const fn pits_word(&self) -> u128 {
         u128::from_le_bytes(self.cells) & PITS_MASK
     }
 
@@ -382,12 +382,11 @@ impl Position {
                 .iter()
                 .fold(0, |set, mv| set | (1 << mv.house()));
         }
-        // Every pit with seeds: the high bit of each byte holding seeds
-        // (adding 127 to a byte of at most 48 sets it iff it is not zero),
+        // Every pit with seeds: the high bit of each byte holding seeds,
         // gathered into six bits by one multiplication (the shifted copies
         // of these bits never overlap, so no carry disturbs the top byte).
         let row = (u128::from_le_bytes(self.cells) >> (8 * side.first_pit())) as u64 & ROW;
-        let nonzero = (row.wrapping_add(0x7F7F_7F7F_7F7F) >> 7) & LOW_BYTES;
+        let nonzero = at_least(row, 1) >> 7;
         (nonzero.wrapping_mul(0x0102_0408_1020_0000) >> 56) as u8 & 0x3F
     }
 
@@ -440,14 +439,7 @@ impl Position {
         // Everything happens on the sixteen cells as one 128-bit word and is
         // stored once: the pits, the side-to-move byte and the stores.
         let mover = self.side_to_move();
-        let origin = mv.pit();
-        let seeds = self.cells[origin];
-        debug_assert!(seeds > 0 && seeds <= 48);
-        let (change, last) = SOWING[origin][usize::from(seeds)];
-        let last = last as usize;
-        // No byte of the result is negative or above 48, so the one
-        // addition changes each byte as it should.
-        let mut board = u128::from_le_bytes(self.cells).wrapping_add(change);
+        let (mut board, last) = self.sown(mv);
         // The capture, without a branch on the pits (which move captures
         // is hard to predict). In the opponent's row, read as six bytes: the
         // run is the pits holding 2 or 3 that ends at the last seed's pit.
@@ -457,12 +449,10 @@ impl Position {
         let valid = landed < 6;
         // Bytes 0..=landed (none when the last seed fell in the mover's row).
         let upto = (u64::MAX >> (56 - 8 * (landed as u32 % 8))) & u64::from(valid).wrapping_neg();
-        // High bit of each byte holding 2 or 3 (bytes are at most 48).
-        let two_or_three = opponent.wrapping_add(0x7E7E_7E7E_7E7E)
-            & !opponent.wrapping_add(0x7C7C_7C7C_7C7C)
-            & 0x8080_8080_8080;
-        // The run starts after the last byte up to `landed` that is not 2 or 3.
-        let breaks = !two_or_three & 0x8080_8080_8080 & upto;
+        // The run starts after the last byte up to `landed` that holds
+        // neither 2 nor 3.
+        let two_or_three = at_least(opponent, 2) & !at_least(opponent, 4);
+        let breaks = !two_or_three & HIGH_BYTES & upto;
         let before = u64::MAX.checked_shr(breaks.leading_zeros()).unwrap_or(0);
         let run = upto & !before;
         let taken = byte_sum(opponent & run);
@@ -476,16 +466,43 @@ impl Position {
         result
     }
 
+    /// The sixteen cells after sowing `mv` (a non-empty pit), before any
+    /// capture, and the pit where the last seed fell.
+    #[inline(always)]
+    fn sown(&self, mv: Move) -> (u128, usize) {
+        let seeds = self.cells[mv.pit()];
+        debug_assert!(seeds > 0 && seeds <= 48);
+        let (change, last) = SOWING[mv.pit()][usize::from(seeds)];
+        // No byte of the result is negative or above 48, so the one
+        // addition changes each byte as it should.
+        (
+            u128::from_le_bytes(self.cells).wrapping_add(change),
+            usize::from(last),
+        )
+    }
+
+    /// The position after `mv`, which must be legal and capture `captured`
+    /// seeds (as [`Position::captures`] tells): sown without the capture
+    /// test when that is none.
+    #[inline(always)]
+    pub fn after_capturing(&self, mv: Move, variant: Variant, captured: u8) -> (Position, u8) {
+        match captured {
+            0 => (self.after_quiet(mv, variant), 0),
+            _ => {
+                let after = self.after(mv, variant);
+                debug_assert_eq!(after.1, captured, "{mv} captures {} seeds", after.1);
+                after
+            }
+        }
+    }
+
     /// The position after `mv`, which must be legal and capture nothing
     /// (as [`Position::captures`] can tell): a sowing without the capture
     /// test.
     #[inline]
     pub fn after_quiet(&self, mv: Move, variant: Variant) -> Position {
-        let (change, _) = SOWING[mv.pit()][usize::from(self.cells[mv.pit()])];
         let next = Position {
-            cells: u128::from_le_bytes(self.cells)
-                .wrapping_add(change)
-                .to_le_bytes(),
+            cells: self.sown(mv).0.to_le_bytes(),
         };
         debug_assert_eq!(
             (next, 0),

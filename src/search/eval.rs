@@ -82,13 +82,9 @@ pub fn evaluate(pos: &Position, best_capture: u8, p: &EvalParams) -> i32 {
 /// if it is empty (rather than playable), holds a kroo, or holds 1 or 2
 /// seeds (a target for the opponent). So the evaluation needs, for each
 /// row, the seeds and the three counts, which SSE2 finds for all twelve
-/// pits at once (other targets use a table of worth by seed count).
+/// pits at once (other targets count pit by pit).
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub struct Evaluator {
-    /// A pit's worth for the side owning it (its own terms minus what it
-    /// offers the opponent as a target), by seed count; 64 entries so that
-    /// any byte masked to six bits is in range.
-    pit: [i16; 64],
     own_seed: i32,
     /// An empty pit's weight relative to a playable one's.
     empty: i32,
@@ -101,19 +97,7 @@ pub struct Evaluator {
 impl Evaluator {
     /// The evaluator of these weights.
     pub fn new(p: &EvalParams) -> Evaluator {
-        let mut pit = [0i16; 64];
-        for (s, worth) in pit.iter_mut().enumerate() {
-            let mut w = p.own_seed * s as i32 + if s == 0 { p.empty } else { p.mobility };
-            if s >= 12 {
-                w += p.kroo;
-            }
-            if s == 1 || s == 2 {
-                w -= p.target;
-            }
-            *worth = w.clamp(i16::MIN.into(), i16::MAX.into()) as i16;
-        }
         Evaluator {
-            pit,
             own_seed: p.own_seed,
             empty: p.empty - p.mobility,
             kroo: p.kroo,
@@ -189,9 +173,16 @@ impl Evaluator {
     #[cfg(not(target_arch = "x86_64"))]
     #[inline]
     fn rows_difference(&self, pos: &Position) -> i32 {
+        // A pit's worth for its owner less a playable pit's weight: each
+        // row has six pits, so what is left out cancels between the rows.
+        let worth = |&s: &u8| {
+            let mut w = self.own_seed * i32::from(s);
+            w += if s == 0 { self.empty } else { 0 };
+            w += if s >= 12 { self.kroo } else { 0 };
+            w - if s == 1 || s == 2 { self.target } else { 0 }
+        };
         let pits = pos.pits();
-        let worth = |i: usize| i32::from(self.pit[usize::from(pits[i] & 63)]);
-        (0..6).map(worth).sum::<i32>() - (6..12).map(worth).sum::<i32>()
+        pits[..6].iter().map(worth).sum::<i32>() - pits[6..].iter().map(worth).sum::<i32>()
     }
 
     /// Whether the capture term never lowers the score (its weight is not

@@ -70,6 +70,7 @@ impl Entry {
     }
 }
 
+#[derive(Default)]
 #[repr(C, align(16))]
 struct Slot {
     check: AtomicU64,
@@ -136,10 +137,7 @@ impl TranspositionTable {
 
     /// Empties the table.
     pub fn clear(&self) {
-        for s in self.slots() {
-            s.check.store(0, Relaxed);
-            s.data.store(0, Relaxed);
-        }
+        clear_slots(self.slots());
     }
 
     /// Starts a new search: older entries become preferred for replacement.
@@ -180,6 +178,14 @@ impl TranspositionTable {
     pub fn store(&self, key: u64, entry: Entry) {
         let generation = self.generation.load(Relaxed) as u8;
         store_bucket(self.bucket(key), key, entry, generation);
+    }
+}
+
+/// Empties `slots`.
+fn clear_slots(slots: &[Slot]) {
+    for s in slots {
+        s.check.store(0, Relaxed);
+        s.data.store(0, Relaxed);
     }
 }
 
@@ -242,12 +248,7 @@ impl LocalTable {
     /// An empty table.
     pub fn new() -> LocalTable {
         LocalTable {
-            slots: (0..Self::BUCKETS * WAYS)
-                .map(|_| Slot {
-                    check: AtomicU64::new(0),
-                    data: AtomicU64::new(0),
-                })
-                .collect(),
+            slots: (0..Self::BUCKETS * WAYS).map(|_| Slot::default()).collect(),
         }
     }
 
@@ -259,10 +260,7 @@ impl LocalTable {
 
     /// Empties the table.
     pub fn clear(&self) {
-        for s in self.slots.iter() {
-            s.check.store(0, Relaxed);
-            s.data.store(0, Relaxed);
-        }
+        clear_slots(&self.slots);
     }
 
     /// The entry for `key`, if present (verified against the full key).

@@ -221,10 +221,21 @@ impl<'a> Worker<'a> {
         Worker::result(last.store(me), last.store(me.opponent()), ply)
     }
 
+    /// The entry of a node `depth` plies above the leaves, from the table
+    /// that nodes of that depth use.
+    #[inline]
+    fn tt_probe(&self, key: u64, depth: i32) -> Option<Entry> {
+        if depth > LOCAL_DEPTH {
+            self.shared.tt.probe(key)
+        } else {
+            self.local.probe(key)
+        }
+    }
+
     /// Stores the entry of a node `depth` plies above the leaves in the
     /// table that nodes of that depth use.
     #[inline]
-    fn store(&self, key: u64, depth: i32, entry: Entry) {
+    fn tt_store(&self, key: u64, depth: i32, entry: Entry) {
         if depth > LOCAL_DEPTH {
             self.shared.tt.store(key, entry);
         } else {
@@ -451,10 +462,8 @@ impl<'a> Worker<'a> {
         // Nodes one ply above the leaves (and the capture search) do without
         // a table: they are many and cheap. Those two plies up use the
         // thread's small one, which stays in the cache.
-        let entry = if depth > LOCAL_DEPTH {
-            self.shared.tt.probe(tt_key)
-        } else if depth > 1 {
-            self.local.probe(tt_key)
+        let entry = if depth > 1 {
+            self.tt_probe(tt_key, depth)
         } else {
             None
         };
@@ -570,12 +579,7 @@ impl<'a> Worker<'a> {
                     let c = &mut ordered.list[index];
                     if !c.ready {
                         // Unsown moves are known to capture `c.captured`.
-                        let (child, captured) = match c.captured {
-                            0 => (pos.after_quiet(c.mv, variant), 0),
-                            _ => pos.after(c.mv, variant),
-                        };
-                        debug_assert_eq!(captured, c.captured, "a capture misjudged");
-                        (c.child, c.captured) = (child, captured);
+                        (c.child, c.captured) = pos.after_capturing(c.mv, variant, c.captured);
                     }
                     // Keys are computed at this depth (`candidates` is eager).
                     if first_pass && searched > 0 && busy.is_some_and(|b| b.is_busy(c.key)) {
@@ -657,10 +661,10 @@ impl<'a> Worker<'a> {
                 bound,
                 best_house,
             );
-            self.store(tt_key, depth, entry);
+            self.tt_store(tt_key, depth, entry);
         } else {
             // A path-dependent score is never stored; the move still helps ordering.
-            self.store(tt_key, depth, Entry::new(0, 0, Bound::None, best_house));
+            self.tt_store(tt_key, depth, Entry::new(0, 0, Bound::None, best_house));
         }
         best
     }

@@ -103,8 +103,7 @@ impl Worker<'_> {
         while let Some(house) = take_best(&mut keys) {
             let mv = Move::of(mover, house);
             let (child, captured) = match &sown {
-                None if captures.of(house) == 0 => (pos.after_quiet(mv, variant), 0),
-                None => pos.after(mv, variant),
+                None => pos.after_capturing(mv, variant, captures.of(house)),
                 Some(children) => children[house],
             };
             let mut score;
