@@ -20,6 +20,15 @@ pub enum NotationError {
         /// The text found.
         text: String,
     },
+    /// A count larger than the 48 seeds of a whole game (it may not even
+    /// fit in a machine word, e.g. `99999999999999999999`).
+    #[error("{field} is too large: '{text}' (a game has only 48 seeds)")]
+    TooLarge {
+        /// Which field ("pit 3", "South's store", …).
+        field: String,
+        /// The text found.
+        text: String,
+    },
     /// A negative count.
     #[error("{0} is negative")]
     Negative(String),
@@ -76,7 +85,16 @@ impl FromStr for Position {
                     text: text.to_string(),
                 });
             }
-            *count = text.parse().unwrap_or(u32::MAX);
+            // Digits only, so the parse fails only on overflow.
+            *count = match text.parse::<u32>() {
+                Ok(n) if n <= TOTAL_SEEDS => n,
+                _ => {
+                    return Err(NotationError::TooLarge {
+                        field: field_name(i),
+                        text: text.to_string(),
+                    });
+                }
+            };
         }
         let total = counts.iter().fold(0u32, |a, &c| a.saturating_add(c));
         if total > TOTAL_SEEDS {

@@ -107,6 +107,10 @@ fn perft_counts_and_divides() {
 fn bad_input_fails_with_exit_code_2() {
     fails(&["show", "4-4-4-S"], "15 fields");
     fails(&["show", "4-4-4-4-4-4-4-4-4-4-4-4-9-0-S"], "57 seeds");
+    fails(
+        &["show", "99999999999999999999-4-4-4-4-4-4-4-4-4-4-4-0-0-S"],
+        "pit 0 (A) is too large",
+    );
     fails(&["show", "--moves", "FF"], "move 2 (F)");
     fails(&["show", "--moves", "FZ"], "'Z' is not a move");
     fails(&["show", "--moves", "a"], "belongs to North");
