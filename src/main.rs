@@ -275,6 +275,7 @@ fn show(args: ShowArgs) -> Result<()> {
                 .with_context(|| format!("cannot read {}", path.display()))?;
             let record = GameRecord::parse(&text)
                 .with_context(|| format!("bad OGN record {}", path.display()))?;
+            record.replay(rules)?; // the moves and their capture marks (`a+2`)
             (record.start()?, record.moves)
         }
         None => (parse_position(args.position.as_deref())?, Vec::new()),

@@ -1,11 +1,13 @@
 //! OGN game records, the PGN-like format of the Aualé GUI: tag pairs, then
-//! numbered moves. Comments (`{…}`, `;…`) and variations (`(…)`) are skipped
-//! on reading.
+//! numbered moves, each optionally followed by a capture mark (`a+2`: two
+//! seeds captured), and a result (`25-20` in seeds, or `1-0`, `0-1`,
+//! `1/2-1/2`, `*`). Comments (`{…}`, which nest, and `;` to the end of the
+//! line outside braces) and variations (`(…)`) are skipped on reading.
 
 use std::fmt;
 
 use crate::position::MoveError;
-use crate::{Game, Move, NotationError, Position, Rules, Side};
+use crate::{Game, Move, NotationError, Position, Rules, Side, Variant};
 
 /// What is wrong with an OGN record.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -40,6 +42,34 @@ pub enum OgnError {
         /// Why it cannot be played.
         error: MoveError,
     },
+    /// A capture mark (`a+2`) that disagrees with the seeds the move takes.
+    #[error("move {number} ({mv}) is marked +{marked} but captures {captured}")]
+    CaptureMismatch {
+        /// 1-based half-move number.
+        number: usize,
+        /// The move.
+        mv: Move,
+        /// The seeds the record says were captured.
+        marked: u8,
+        /// The seeds the move really captures.
+        captured: u8,
+    },
+}
+
+/// The tags the Aualé GUI writes first, in its order.
+pub const ROSTER: [&str; 8] = [
+    "Variant", "Event", "Site", "Date", "Round", "South", "North", "Result",
+];
+
+/// The `Variant` tag value for a rule set, spelled as the Aualé GUI does for
+/// Abapa (`Abapa`) and in the same style for the others.
+pub const fn variant_tag(variant: Variant) -> &'static str {
+    match variant {
+        Variant::Abapa => "Abapa",
+        Variant::GrandSlamForbidden => "Grand-Slam-Forbidden",
+        Variant::CaptureAndEnd => "Capture-And-End",
+        Variant::Awari => "Awari",
+    }
 }
 
 /// A game record: its tag pairs (in order) and its main line of moves.
@@ -49,6 +79,9 @@ pub struct GameRecord {
     pub tags: Vec<(String, String)>,
     /// The moves of the main line.
     pub moves: Vec<Move>,
+    /// The capture mark of each move (`Some(2)` for `a+2`), parallel to
+    /// `moves`; `None` (or a missing entry) means the move is not marked.
+    pub captures: Vec<Option<u8>>,
 }
 
 impl GameRecord {
@@ -68,41 +101,77 @@ impl GameRecord {
         }
     }
 
-    /// Replays the record under `rules`, checking every move.
+    /// The rule set named by the `Variant` tag (`Abapa`, `Awari`, …; case,
+    /// spaces and hyphens do not matter), if the tag is present and known.
+    pub fn variant(&self) -> Option<Variant> {
+        let name = self.tag("Variant")?.trim().replace([' ', '_'], "-");
+        name.parse().ok()
+    }
+
+    /// Replays the record under `rules`, checking every move and every
+    /// capture mark.
     pub fn replay(&self, rules: Rules) -> Result<Game, OgnError> {
         let mut game = Game::new(self.start()?, rules);
-        game.play_all(&self.moves)
-            .map_err(|(i, error)| OgnError::IllegalMove {
+        for (i, &mv) in self.moves.iter().enumerate() {
+            let captured = game.play(mv).map_err(|error| OgnError::IllegalMove {
                 number: i + 1,
-                mv: self.moves[i],
+                mv,
                 error,
             })?;
+            if let Some(marked) = self.captures.get(i).copied().flatten()
+                && marked != captured
+            {
+                return Err(OgnError::CaptureMismatch {
+                    number: i + 1,
+                    mv,
+                    marked,
+                    captured,
+                });
+            }
+        }
         Ok(game)
     }
 
-    /// A record of `game` with the given tags, plus `FEN` when the game did
-    /// not start from the standard position and `Result` from its outcome.
+    /// A record of `game` the way the Aualé GUI writes one: the tags
+    /// Variant, Event, Site, Date, Round, South, North and Result in that
+    /// order (`?` where `tags` gives no value), then `FEN` when the game did
+    /// not start from the standard position, then any other of `tags`.
+    /// Variant comes from the game's rules, Result from its final stores
+    /// (`25-20`, or `*` while the game goes on), and each capturing move
+    /// carries its capture mark.
     pub fn from_game(game: &Game, tags: &[(&str, &str)]) -> GameRecord {
-        let mut record = GameRecord {
-            tags: tags
-                .iter()
-                .map(|(k, v)| (k.to_string(), v.to_string()))
-                .collect(),
-            moves: game.moves().to_vec(),
+        let given = |name: &str| tags.iter().find(|(k, _)| *k == name).map(|(_, v)| *v);
+        let result = match game.outcome() {
+            None => "*".to_string(),
+            Some(_) => {
+                let [south, north] = game.position().stores();
+                format!("{south}-{north}")
+            }
         };
+        let mut record = GameRecord::default();
+        for name in ROSTER {
+            let value = match name {
+                "Variant" => variant_tag(game.rules().variant).to_string(),
+                "Result" => result.clone(),
+                _ => given(name).unwrap_or("?").to_string(),
+            };
+            record.tags.push((name.to_string(), value));
+        }
         if *game.start() != Position::START {
             record.tags.push(("FEN".into(), game.start().to_string()));
         }
-        let result = match game.outcome() {
-            None => "*",
-            Some(o) => match o.winner {
-                Some(Side::South) => "1-0",
-                Some(Side::North) => "0-1",
-                None => "1/2-1/2",
-            },
-        };
-        record.tags.retain(|(k, _)| k != "Result");
-        record.tags.push(("Result".into(), result.into()));
+        for (k, v) in tags {
+            if !ROSTER.contains(k) && *k != "FEN" {
+                record.tags.push((k.to_string(), v.to_string()));
+            }
+        }
+        // Replaying the (legal) game again gives the seeds each move took.
+        let mut replay = Game::new(*game.start(), *game.rules());
+        for &mv in game.moves() {
+            let captured = replay.play(mv).unwrap_or(0);
+            record.moves.push(mv);
+            record.captures.push((captured > 0).then_some(captured));
+        }
         record
     }
 
@@ -122,12 +191,14 @@ impl GameRecord {
                     })?);
             } else if !(in_tags && trimmed.is_empty()) {
                 in_tags = false;
-                // A `;` comment runs to the end of its line.
-                movetext.push_str(trimmed.split(';').next().unwrap_or(""));
+                movetext.push_str(line);
                 movetext.push('\n');
             }
         }
-        record.moves = parse_movetext(&movetext)?;
+        for (mv, mark) in parse_movetext(&movetext)? {
+            record.moves.push(mv);
+            record.captures.push(mark);
+        }
         Ok(record)
     }
 }
@@ -152,39 +223,101 @@ fn parse_tag(line: &str) -> Option<(String, String)> {
     Some((name.to_string(), value))
 }
 
-fn parse_movetext(text: &str) -> Result<Vec<Move>, OgnError> {
-    // First strip comments and variations, then read the tokens that remain.
-    let mut main = String::new();
-    let mut depth = 0usize;
-    let mut chars = text.chars();
-    while let Some(c) = chars.next() {
-        match c {
-            '{' => {
-                if !chars.by_ref().any(|c| c == '}') {
-                    return Err(OgnError::UnclosedComment);
-                }
+/// Removes comments and variations in one pass: `{…}` comments (which may
+/// nest and may hold `;`, `(` or `)`), `;` comments to the end of the line
+/// (only outside braces) and `(…)` variations (which may nest and hold
+/// comments). What remains is the main line.
+fn strip_comments(text: &str) -> Result<String, OgnError> {
+    let mut main = String::with_capacity(text.len());
+    let mut braces = 0usize;
+    let mut variations = 0usize;
+    let mut line_comment = false;
+    for c in text.chars() {
+        if line_comment {
+            if c == '\n' {
+                line_comment = false;
                 main.push(' ');
             }
-            '(' => depth += 1,
-            ')' => depth = depth.checked_sub(1).ok_or(OgnError::UnbalancedVariation)?,
-            c if depth == 0 => main.push(c),
-            _ => {}
-        }
-    }
-    if depth != 0 {
-        return Err(OgnError::UnbalancedVariation);
-    }
-    let mut moves = Vec::new();
-    for token in main.split_whitespace() {
-        if matches!(token, "1-0" | "0-1" | "1/2-1/2" | "*") {
             continue;
         }
+        match c {
+            '{' => braces += 1,
+            '}' if braces > 0 => {
+                braces -= 1;
+                if braces == 0 {
+                    main.push(' ');
+                }
+            }
+            _ if braces > 0 => {}
+            ';' => line_comment = true,
+            '(' => variations += 1,
+            ')' => {
+                variations = variations
+                    .checked_sub(1)
+                    .ok_or(OgnError::UnbalancedVariation)?;
+                main.push(' ');
+            }
+            _ if variations > 0 => {}
+            c => main.push(c),
+        }
+    }
+    if braces != 0 {
+        return Err(OgnError::UnclosedComment);
+    }
+    if variations != 0 {
+        return Err(OgnError::UnbalancedVariation);
+    }
+    Ok(main)
+}
+
+/// Whether `token` is a game result: `1-0`, `0-1`, `1/2-1/2`, `*`, or the
+/// seeds each side captured, `25-20` (each at most 48).
+fn is_result(token: &str) -> bool {
+    if matches!(token, "1-0" | "0-1" | "1/2-1/2" | "*") {
+        return true;
+    }
+    let seeds = |s: &str| {
+        !s.is_empty()
+            && s.len() <= 2
+            && s.bytes().all(|b| b.is_ascii_digit())
+            && s.parse::<u8>().is_ok_and(|n| n <= 48)
+    };
+    token
+        .split_once('-')
+        .is_some_and(|(south, north)| seeds(south) && seeds(north))
+}
+
+/// The moves of the main line with their capture marks.
+fn parse_movetext(text: &str) -> Result<Vec<(Move, Option<u8>)>, OgnError> {
+    let main = strip_comments(text)?;
+    let mut moves = Vec::new();
+    for token in main.split_whitespace() {
+        if is_result(token) {
+            continue;
+        }
+        let bad = || OgnError::BadToken(token.to_string());
         // A move number (`12.` or `12...`), possibly glued to its move.
-        let token = token.trim_start_matches(|c: char| c.is_ascii_digit());
-        let token = token.trim_start_matches('.');
-        let token = token.trim_end_matches(['!', '?']);
-        for c in token.chars() {
-            moves.push(Move::from_letter(c).ok_or_else(|| OgnError::BadToken(token.to_string()))?);
+        let rest = token.trim_start_matches(|c: char| c.is_ascii_digit());
+        let rest = rest.trim_start_matches('.');
+        let rest = rest.trim_end_matches(['!', '?']);
+        // A capture mark after the (last) move: `a+2`.
+        let (letters, mark) = match rest.split_once('+') {
+            None => (rest, None),
+            Some((letters, n)) => {
+                let digits_only =
+                    !n.is_empty() && n.len() <= 2 && n.bytes().all(|b| b.is_ascii_digit());
+                match n.parse::<u8>() {
+                    Ok(n) if digits_only && n <= 48 && !letters.is_empty() => (letters, Some(n)),
+                    _ => return Err(bad()),
+                }
+            }
+        };
+        let start = moves.len();
+        for c in letters.chars() {
+            moves.push((Move::from_letter(c).ok_or_else(bad)?, None));
+        }
+        if let Some(last) = moves.get_mut(start..).and_then(|m| m.last_mut()) {
+            last.1 = mark;
         }
     }
     Ok(moves)
@@ -217,7 +350,11 @@ impl fmt::Display for GameRecord {
             } else if i == 0 {
                 push(f, "1...".to_string())?;
             }
-            push(f, mv.letter().to_string())?;
+            let mark = match self.captures.get(i).copied().flatten() {
+                Some(n) => format!("+{n}"),
+                None => String::new(),
+            };
+            push(f, format!("{}{mark}", mv.letter()))?;
         }
         push(f, self.tag("Result").unwrap_or("*").to_string())?;
         writeln!(f, "{line}")
