@@ -356,7 +356,10 @@ impl fmt::Display for GameRecord {
             };
             push(f, format!("{}{mark}", mv.letter()))?;
         }
-        push(f, self.tag("Result").unwrap_or("*").to_string())?;
+        // The result closes the moves; a Result tag that is not one (`?`)
+        // is written as `*` so that the record reads back.
+        let result = self.tag("Result").filter(|r| is_result(r)).unwrap_or("*");
+        push(f, result.to_string())?;
         writeln!(f, "{line}")
     }
 }
