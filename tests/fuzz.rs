@@ -402,11 +402,11 @@ fn run_limited(args: &[String]) -> (Option<i32>, String) {
 /// A position argument: valid, mutated, junk, `startpos` or none.
 fn position_arg() -> impl Strategy<Value = Vec<String>> {
     prop_oneof![
-        proptest::sample::select(&POSITIONS[..]).prop_map(|p| vec![p.to_string()]),
-        mutated(&POSITIONS, POSITION_ALPHABET).prop_map(|p| vec![p]),
-        random_text(POSITION_ALPHABET, 30).prop_map(|p| vec![p]),
-        Just(vec!["startpos".to_string()]),
-        Just(vec![]),
+        4 => proptest::sample::select(&POSITIONS[..]).prop_map(|p| vec![p.to_string()]),
+        2 => mutated(&POSITIONS, POSITION_ALPHABET).prop_map(|p| vec![p]),
+        1 => random_text(POSITION_ALPHABET, 30).prop_map(|p| vec![p]),
+        1 => Just(vec!["startpos".to_string()]),
+        2 => Just(vec![]),
     ]
 }
 
@@ -435,18 +435,23 @@ fn junk() -> impl Strategy<Value = Vec<String>> {
     ]
 }
 
-/// The option units of one command (each a flag with its value), shuffled,
-/// with some junk.
+/// Some of the option units of one command (each a flag with its value;
+/// each unit at most once, about one in three), then junk one time in four.
 fn options(units: Vec<BoxedStrategy<Vec<String>>>) -> impl Strategy<Value = Vec<String>> {
     let n = units.len();
     (
-        proptest::collection::vec(proptest::sample::select((0..n).collect::<Vec<_>>()), 0..4),
+        proptest::collection::vec(proptest::bool::weighted(0.35), n),
         units,
-        proptest::collection::vec(junk(), 0..2),
-        any::<bool>(),
+        proptest::collection::vec(junk(), 1..3),
+        proptest::bool::weighted(0.25),
     )
         .prop_map(|(picks, units, junk, with_junk)| {
-            let mut args: Vec<String> = picks.iter().flat_map(|&i| units[i].clone()).collect();
+            let mut args: Vec<String> = picks
+                .iter()
+                .zip(units)
+                .filter(|(pick, _)| **pick)
+                .flat_map(|(_, unit)| unit)
+                .collect();
             if with_junk {
                 args.extend(junk.into_iter().flatten());
             }
@@ -458,49 +463,62 @@ fn options(units: Vec<BoxedStrategy<Vec<String>>>) -> impl Strategy<Value = Vec<
 /// mutated record and `tables` a folder of small tables (levels 0..4).
 fn cli_args(ogn: String, tables: String, empty: String) -> impl Strategy<Value = Vec<String>> {
     let move_list = prop_oneof![
-        proptest::sample::select(&MOVE_LISTS[..]).prop_map(str::to_string),
-        mutated(&MOVE_LISTS, MOVE_ALPHABET),
-    ]
-    .prop_map(|m| vec!["--moves".to_string(), m]);
+        2 => proptest::sample::select(&MOVE_LISTS[..]).prop_map(|m| vec!["--moves".to_string(), m.to_string()]),
+        1 => mutated(&MOVE_LISTS, MOVE_ALPHABET).prop_map(|m| vec!["--moves".to_string(), m]),
+        2 => Just(vec![]),
+    ];
+    // The start of `show`: a position or an OGN file, rarely both (a usage
+    // error).
+    let ogn_arg = vec!["--ogn".to_string(), ogn];
+    let show_start = prop_oneof![
+        3 => position_arg(),
+        2 => Just(ogn_arg.clone()),
+        1 => position_arg().prop_map(move |p| [p, ogn_arg.clone()].concat()),
+    ];
+    // The output: one of the exclusive modes, rarely two (a usage error).
+    let mode = prop_oneof![
+        3 => proptest::sample::select(&["--json", "--trace", "--emit-ogn"][..])
+            .prop_map(|m| vec![m.to_string()]),
+        1 => proptest::sample::subsequence(vec!["--json", "--trace", "--emit-ogn"], 2)
+            .prop_map(|m| m.into_iter().map(str::to_string).collect()),
+    ];
     let show = options(vec![
-        move_list.boxed(),
-        flag("--json").boxed(),
-        flag("--trace").boxed(),
-        flag("--emit-ogn").boxed(),
-        Just(vec!["--ogn".to_string(), ogn]).boxed(),
+        mode.boxed(),
         pair("--rules", &RULES).boxed(),
         pair("--no-capture-limit", &["0", "1", "5", "x", "-1"]).boxed(),
         flag("--no-repetition").boxed(),
     ]);
+    let depth = prop_oneof![
+        4 => proptest::sample::select(&["1", "2", "3"][..]),
+        1 => proptest::sample::select(&["0", "x", "-1", ""][..]),
+    ]
+    .prop_map(|d| vec!["--depth".to_string(), d.to_string()]);
     let perft = options(vec![
-        pair("--depth", &["1", "2", "3", "0", "x", "-1", ""]).boxed(),
-        pair("--depth", &["1", "2", "3"]).boxed(),
         flag("--divide").boxed(),
         pair("--threads", &["1", "2", "0", "x"]).boxed(),
         pair("--rules", &RULES).boxed(),
         flag("--no-repetition").boxed(),
     ]);
+    let dir = prop_oneof![
+        3 => Just(vec!["--dir".to_string(), tables]),
+        1 => Just(vec!["--dir".to_string(), empty]),
+    ];
     let probe = options(vec![
-        Just(vec!["--dir".to_string(), tables.clone()]).boxed(),
-        Just(vec!["--dir".to_string(), tables]).boxed(),
-        Just(vec!["--dir".to_string(), empty]).boxed(),
         pair("--rules", &RULES).boxed(),
         flag("--json").boxed(),
     ]);
     let small = prop_oneof![
-        proptest::sample::select(
-            &[
-                "0-0-0-0-0-0-1-2-0-0-0-0-20-20-S",
-                "1-0-0-0-0-0-0-1-1-1-0-0-22-22-N"
-            ][..]
+        2 => proptest::sample::select(
+            &["0-0-0-0-0-0-1-2-0-0-0-0-20-20-S", "1-0-0-0-0-0-0-1-1-1-0-0-22-22-N"][..]
         )
         .prop_map(|p| vec![p.to_string()]),
-        position_arg(),
+        1 => position_arg(),
     ];
+    let word = |w: &str| vec![w.to_string()];
     prop_oneof![
-        (position_arg(), show).prop_map(|(p, o)| [vec!["show".to_string()], p, o].concat()),
-        (position_arg(), perft).prop_map(|(p, o)| [vec!["perft".to_string()], p, o].concat()),
-        (small, probe).prop_map(|(p, o)| [vec!["probe".to_string()], p, o].concat()),
+        (show_start, move_list, show).prop_map(move |(p, m, o)| [word("show"), p, m, o].concat()),
+        (position_arg(), depth, perft).prop_map(move |(p, d, o)| [word("perft"), p, d, o].concat()),
+        (small, dir, probe).prop_map(move |(p, d, o)| [word("probe"), p, d, o].concat()),
     ]
 }
 
