@@ -128,7 +128,7 @@ fn missing_corrupt_and_mismatched_tables_fail_clearly() {
     fails(&["build", "--max-seeds", "49", "--dir", dir], "at most 48");
     fails(
         &["verify", "--dir", "/nonexistent/tables"],
-        "no abapa tables",
+        "/nonexistent/tables: no such folder",
     );
 }
 
@@ -155,4 +155,47 @@ fn a_killed_build_resumes() {
     build(tmp.path(), "12");
     let out = ok(&["verify", "--dir", dir]);
     assert_eq!(out.matches(": ok").count(), 13, "{out}");
+}
+
+/// Flips bytes in the payload of `path`, keeping its size and header.
+fn damage_payload(path: &Path) {
+    let mut bytes = std::fs::read(path).unwrap();
+    let n = bytes.len();
+    for at in [n - 3, n - 700] {
+        bytes[at] ^= 0x21;
+    }
+    std::fs::write(path, &bytes).unwrap();
+}
+
+#[test]
+fn stats_refuses_a_damaged_level() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path().to_str().unwrap();
+    build(tmp.path(), "8");
+    ok(&["stats", "--dir", dir]);
+    let path = tmp.path().join("abapa-06.owt");
+    damage_payload(&path);
+    // Headers and sizes still pass: only the checksum tells.
+    fails(&["stats", "--dir", dir], "abapa-06.owt: checksum mismatch");
+    fails(
+        &["stats", "--dir", dir, "--json"],
+        "delete it and run `oware build --rules abapa --max-seeds 6",
+    );
+    // The build the message suggests repairs it.
+    build(tmp.path(), "6");
+    ok(&["stats", "--dir", dir]);
+}
+
+#[test]
+fn a_missing_folder_is_an_error() {
+    let tmp = tempfile::tempdir().unwrap();
+    let gone = tmp.path().join("no-such-dir");
+    let gone = gone.to_str().unwrap();
+    let needle = format!("{gone}: no such folder (build tables with `oware build --dir {gone}`)");
+    fails(&["stats", "--dir", gone], &needle);
+    fails(&["verify", "--dir", gone], &needle);
+    fails(
+        &["probe", "1-1-1-0-0-0-0-0-0-0-0-0-0-0-S", "--dir", gone],
+        &needle,
+    );
 }
