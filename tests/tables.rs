@@ -429,8 +429,9 @@ fn a_failed_write_keeps_the_old_file_and_leaves_no_temporary() {
     assert_eq!(std::fs::read(&path).unwrap(), before);
 }
 
-/// Flips a few payload bytes of a table file, keeping its size and header.
-fn damage_payload(path: &Path) {
+/// Flips a few payload bytes of the table of `level` at `path`, keeping
+/// its size and header.
+fn damage_payload(path: &Path, level: usize) {
     let mut bytes = std::fs::read(path).unwrap();
     let n = bytes.len();
     for at in [n - 1, n - 100, n - 5000] {
@@ -438,7 +439,6 @@ fn damage_payload(path: &Path) {
     }
     std::fs::write(path, &bytes).unwrap();
     // Still a valid header and size: only the checksum tells.
-    let level = 6;
     assert!(TableFile::open(path, Variant::Abapa, level, false).is_ok());
 }
 
@@ -456,7 +456,7 @@ fn a_search_leaves_a_damaged_level_closed_and_says_so() {
     );
 
     let path = table_path(dir.path(), Variant::Abapa, 6);
-    damage_payload(&path);
+    damage_payload(&path, 6);
     let tb = Tablebase::open_for_search(dir.path(), Variant::Abapa, 8).unwrap();
     for level in 0..=8 {
         assert_eq!(tb.has_level(level), level != 6, "level {level}");
