@@ -410,7 +410,7 @@ fn verify(args: VerifyArgs) -> Result<()> {
 
 fn stats(args: StatsArgs) -> Result<()> {
     let tables = open_tables(&args.dir, args.rules)?;
-    let levels = tb::verify::stats(&tables);
+    let levels = tb::verify::stats(&tables)?;
     if args.json {
         let json = serde_json::json!({"rules": args.rules.name(), "levels": levels});
         println!("{json}");

@@ -128,7 +128,7 @@ fn missing_corrupt_and_mismatched_tables_fail_clearly() {
     fails(&["build", "--max-seeds", "49", "--dir", dir], "at most 48");
     fails(
         &["verify", "--dir", "/nonexistent/tables"],
-        "no abapa tables",
+        "/nonexistent/tables: no such folder",
     );
 }
 
@@ -148,11 +148,206 @@ fn a_killed_build_resumes() {
     for entry in std::fs::read_dir(tmp.path()).unwrap() {
         let name = entry.unwrap().file_name().into_string().unwrap();
         assert!(
-            name.ends_with(".owt") || name.ends_with(".owt.tmp"),
+            name.ends_with(".owt") || name.ends_with(".owt.tmp") || name == ".oware-build.lock",
             "{name}"
         );
     }
     build(tmp.path(), "12");
     let out = ok(&["verify", "--dir", dir]);
     assert_eq!(out.matches(": ok").count(), 13, "{out}");
+}
+
+/// Flips bytes in the payload of `path`, keeping its size and header.
+fn damage_payload(path: &Path) {
+    let mut bytes = std::fs::read(path).unwrap();
+    let n = bytes.len();
+    for at in [n - 3, n - 700] {
+        bytes[at] ^= 0x21;
+    }
+    std::fs::write(path, &bytes).unwrap();
+}
+
+#[test]
+fn stats_refuses_a_damaged_level() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path().to_str().unwrap();
+    build(tmp.path(), "8");
+    ok(&["stats", "--dir", dir]);
+    let path = tmp.path().join("abapa-06.owt");
+    damage_payload(&path);
+    // Headers and sizes still pass: only the checksum tells.
+    fails(&["stats", "--dir", dir], "abapa-06.owt: checksum mismatch");
+    fails(
+        &["stats", "--dir", dir, "--json"],
+        "delete it and run `oware build --rules abapa --max-seeds 6",
+    );
+    // The build the message suggests repairs it.
+    build(tmp.path(), "6");
+    ok(&["stats", "--dir", dir]);
+}
+
+#[test]
+fn a_missing_folder_is_an_error() {
+    let tmp = tempfile::tempdir().unwrap();
+    let gone = tmp.path().join("no-such-dir");
+    let gone = gone.to_str().unwrap();
+    let needle = format!("{gone}: no such folder (build tables with `oware build --dir {gone}`)");
+    fails(&["stats", "--dir", gone], &needle);
+    fails(&["verify", "--dir", gone], &needle);
+    fails(
+        &["probe", "1-1-1-0-0-0-0-0-0-0-0-0-0-0-S", "--dir", gone],
+        &needle,
+    );
+}
+
+/// The lock file of a build folder, opened the way a build opens it.
+fn lock_file(dir: &Path) -> std::fs::File {
+    std::fs::File::options()
+        .create(true)
+        .truncate(false)
+        .write(true)
+        .open(dir.join(".oware-build.lock"))
+        .unwrap()
+}
+
+fn tables_in(dir: &Path) -> Vec<String> {
+    let mut names: Vec<String> = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().into_string().unwrap())
+        .filter(|n| n.contains(".owt"))
+        .collect();
+    names.sort();
+    names
+}
+
+#[test]
+fn a_locked_folder_is_refused() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path().to_str().unwrap();
+    let held = lock_file(tmp.path());
+    held.lock().unwrap();
+    let lock = tmp.path().join(".oware-build.lock");
+    fails(
+        &["build", "--max-seeds", "6", "--dir", dir, "--quiet"],
+        &format!(
+            "{dir}: another build holds this folder (lock file {}); wait for it to finish or use another --dir",
+            lock.display()
+        ),
+    );
+    assert!(
+        tables_in(tmp.path()).is_empty(),
+        "{:?}",
+        tables_in(tmp.path())
+    );
+    held.unlock().unwrap();
+    drop(held);
+    build(tmp.path(), "6");
+    assert_eq!(tables_in(tmp.path()).len(), 7);
+    // The lock file stays, unlocked: the next build takes it again.
+    assert!(lock.exists());
+    let again = build(tmp.path(), "6");
+    assert_eq!(again.matches("already built").count(), 7, "{again}");
+}
+
+#[test]
+fn two_builds_on_one_folder_one_refuses() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path().to_str().unwrap();
+    let run = || {
+        Command::new(env!("CARGO_BIN_EXE_oware"))
+            .args(["build", "--max-seeds", "12", "--dir", dir, "--quiet"])
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .unwrap()
+    };
+    let (a, b) = (run(), run());
+    let outs = [a.wait_with_output().unwrap(), b.wait_with_output().unwrap()];
+    let won: Vec<_> = outs.iter().filter(|o| o.status.success()).collect();
+    let lost: Vec<_> = outs.iter().filter(|o| !o.status.success()).collect();
+    assert_eq!((won.len(), lost.len()), (1, 1), "{outs:?}");
+    assert_eq!(lost[0].status.code(), Some(2));
+    let err = String::from_utf8_lossy(&lost[0].stderr);
+    assert!(err.contains("another build holds this folder"), "{err}");
+    assert_eq!(err.trim().lines().count(), 1, "{err}");
+    assert!(String::from_utf8_lossy(&won[0].stdout).contains("level 12:"));
+    assert_eq!(
+        tables_in(tmp.path()).len(),
+        13,
+        "{:?}",
+        tables_in(tmp.path())
+    );
+    let out = ok(&["verify", "--dir", dir]);
+    assert_eq!(out.matches(": ok").count(), 13, "{out}");
+}
+
+/// Whether a build's output has a level's line.
+fn computed_a_level(stdout: &[u8]) -> bool {
+    String::from_utf8_lossy(stdout)
+        .lines()
+        .any(|l| l.starts_with("level"))
+}
+
+#[test]
+fn an_unwritable_folder_is_refused_before_any_level() {
+    let tmp = tempfile::tempdir().unwrap();
+    // A folder under a regular file cannot be created, even by root.
+    let file = tmp.path().join("file");
+    std::fs::write(&file, b"not a folder").unwrap();
+    let under = file.join("sub");
+    let under = under.to_str().unwrap();
+    let out = common::oware(&["build", "--max-seeds", "10", "--dir", under, "--quiet"]);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert!(err.contains(&format!("cannot create {under}")), "{err}");
+    assert!(!computed_a_level(&out.stdout));
+    // A folder that exists but takes no new file, even from root.
+    if Path::new("/proc/self").is_dir() {
+        let out = common::oware(&[
+            "build",
+            "--max-seeds",
+            "14",
+            "--dir",
+            "/proc/self",
+            "--quiet",
+        ]);
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{err}");
+        assert!(
+            err.starts_with("error: cannot write in /proc/self: "),
+            "{err}"
+        );
+        assert_eq!(err.trim().lines().count(), 1, "{err}");
+        assert!(!computed_a_level(&out.stdout));
+    }
+}
+
+#[test]
+fn a_table_of_other_rules_under_the_name_says_what_to_do() {
+    let tmp = tempfile::tempdir().unwrap();
+    let (abapa, awari) = (tmp.path().join("abapa"), tmp.path().join("awari"));
+    let (abapa_dir, awari_dir) = (abapa.to_str().unwrap(), awari.to_str().unwrap());
+    build(&abapa, "3");
+    ok(&[
+        "build",
+        "--rules",
+        "awari",
+        "--max-seeds",
+        "5",
+        "--dir",
+        awari_dir,
+        "--quiet",
+    ]);
+    let path = abapa.join("abapa-05.owt");
+    std::fs::rename(awari.join("awari-05.owt"), &path).unwrap();
+    fails(
+        &["build", "--max-seeds", "6", "--dir", abapa_dir, "--quiet"],
+        &format!(
+            "{}: built for rules awari, not abapa; move or delete it, or build into another --dir",
+            path.display()
+        ),
+    );
+    // Nothing above it was built, and the file was left as it was.
+    assert!(!abapa.join("abapa-06.owt").exists());
+    assert!(path.exists());
 }

@@ -428,3 +428,122 @@ fn a_failed_write_keeps_the_old_file_and_leaves_no_temporary() {
     oware::tb::file::write_table(&path, &header, |out| out.write_all(&payload)).unwrap();
     assert_eq!(std::fs::read(&path).unwrap(), before);
 }
+
+/// Flips a few payload bytes of the table of `level` at `path`, keeping
+/// its size and header.
+fn damage_payload(path: &Path, level: usize) {
+    let mut bytes = std::fs::read(path).unwrap();
+    let n = bytes.len();
+    for at in [n - 1, n - 100, n - 5000] {
+        bytes[at] ^= 0x5A;
+    }
+    std::fs::write(path, &bytes).unwrap();
+    // Still a valid header and size: only the checksum tells.
+    assert!(TableFile::open(path, Variant::Abapa, level, false).is_ok());
+}
+
+#[test]
+fn a_search_leaves_a_damaged_level_closed_and_says_so() {
+    let dir = tempfile::tempdir().unwrap();
+    build_quiet(dir.path(), Variant::Abapa, 8);
+    let good = Tablebase::open_for_search(dir.path(), Variant::Abapa, 8).unwrap();
+    assert!(good.rejected().is_empty());
+    assert_eq!(good.complete_up_to(), Some(8));
+    let shown = dir.path().display().to_string();
+    assert_eq!(
+        good.describe(),
+        format!("levels 0..8 of abapa from {shown}")
+    );
+
+    let path = table_path(dir.path(), Variant::Abapa, 6);
+    damage_payload(&path, 6);
+    let tb = Tablebase::open_for_search(dir.path(), Variant::Abapa, 8).unwrap();
+    for level in 0..=8 {
+        assert_eq!(tb.has_level(level), level != 6, "level {level}");
+    }
+    assert_eq!(tb.complete_up_to(), Some(5));
+    assert_eq!(
+        tb.describe(),
+        format!("levels 0..5, 7..8 of abapa from {shown}")
+    );
+    let [err] = tb.rejected() else {
+        panic!("one rejected level expected: {:?}", tb.rejected());
+    };
+    assert!(matches!(err, TableError::Corrupt { .. }), "{err:?}");
+    let message = err.to_string();
+    assert!(
+        message.starts_with(&path.display().to_string()),
+        "{message}"
+    );
+    assert!(message.contains("checksum mismatch"), "{message}");
+    assert!(
+        message.contains("delete it and run `oware build --rules abapa --max-seeds 6"),
+        "{message}"
+    );
+    assert_eq!(message.lines().count(), 1, "{message}");
+    // The levels kept hold the same values as before.
+    for r in 0..level_size(5) {
+        assert_eq!(tb.value_at(5, r), good.value_at(5, r));
+    }
+
+    // A damaged header and a table of other rules are left closed too.
+    std::fs::write(table_path(dir.path(), Variant::Abapa, 2), b"OWARETB").unwrap();
+    std::fs::copy(
+        table_path(dir.path(), Variant::Abapa, 7),
+        table_path(dir.path(), Variant::Awari, 7),
+    )
+    .unwrap();
+    let awari = Tablebase::open_for_search(dir.path(), Variant::Awari, 8).unwrap();
+    assert_eq!(awari.describe(), format!("no levels of awari in {shown}"));
+    assert_eq!(awari.rejected().len(), 1);
+    assert!(matches!(awari.rejected()[0], TableError::Mismatch { .. }));
+    let tb = Tablebase::open_for_search(dir.path(), Variant::Abapa, 8).unwrap();
+    let levels: Vec<String> = tb.rejected().iter().map(|e| e.to_string()).collect();
+    assert_eq!(levels.len(), 2, "{levels:?}");
+    assert!(levels[0].contains("abapa-02.owt") && levels[0].contains("bad magic"));
+    assert!(levels[1].contains("abapa-06.owt"));
+    assert_eq!(tb.complete_up_to(), Some(1));
+}
+
+#[test]
+fn a_missing_folder_is_an_error() {
+    let dir = tempfile::tempdir().unwrap();
+    let gone = dir.path().join("no-such-dir");
+    for result in [
+        Tablebase::open(&gone, Variant::Abapa),
+        Tablebase::open_for_search(&gone, Variant::Abapa, 8),
+    ] {
+        let err = result.err().expect("an error");
+        assert!(matches!(err, TableError::NoFolder(_)), "{err:?}");
+        let message = err.to_string();
+        assert!(
+            message.contains("no-such-dir: no such folder (build tables with `oware build --dir"),
+            "{message}"
+        );
+    }
+    // An empty folder is no error: it has no levels.
+    let tb = Tablebase::open_for_search(dir.path(), Variant::Abapa, 8).unwrap();
+    assert_eq!(tb.complete_up_to(), None);
+    assert!(tb.describe().starts_with("no levels of abapa in "));
+}
+
+#[test]
+fn the_serial_checksum_is_the_parallel_one() {
+    let mut rng = 0x1234_5678_9abc_def1u64;
+    let data: Vec<u8> = (0..(40 << 20) + 12_345)
+        .map(|_| {
+            rng ^= rng << 13;
+            rng ^= rng >> 7;
+            rng ^= rng << 17;
+            rng as u8
+        })
+        .collect();
+    for len in [0, 1, 1000, 16 << 20, data.len()] {
+        let part = &data[..len];
+        assert_eq!(
+            oware::tb::file::checksum_serial(part),
+            oware::tb::file::checksum(part),
+            "{len} bytes"
+        );
+    }
+}

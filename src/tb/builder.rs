@@ -1,6 +1,7 @@
 //! `oware build`: levels 0..N in order, each solved, re-checked and written
 //! atomically; levels already present and valid are kept.
 
+use std::fs::{File, TryLockError};
 use std::path::{Path, PathBuf};
 use std::time::{Instant, SystemTime, UNIX_EPOCH};
 
@@ -33,6 +34,43 @@ pub enum BuildError {
         path: PathBuf,
         /// The error.
         error: std::io::Error,
+    },
+    /// Another build holds the folder's lock file.
+    #[error(
+        "{}: another build holds this folder (lock file {}); wait for it to finish or use another --dir",
+        dir.display(),
+        lock.display()
+    )]
+    Busy {
+        /// The folder.
+        dir: PathBuf,
+        /// Its lock file.
+        lock: PathBuf,
+    },
+    /// The lock file could not be locked (a file system without locks).
+    #[error("cannot lock {}: {error}", path.display())]
+    Lock {
+        /// The lock file.
+        path: PathBuf,
+        /// The error.
+        error: std::io::Error,
+    },
+    /// The folder exists but a file cannot be created in it.
+    #[error("cannot write in {}: {error}", path.display())]
+    NotWritable {
+        /// The folder.
+        path: PathBuf,
+        /// The error.
+        error: std::io::Error,
+    },
+    /// A file under a level's name is a valid table of other rules or of
+    /// another level; the build does not overwrite it.
+    #[error("{}: {reason}; move or delete it, or build into another --dir", path.display())]
+    Foreign {
+        /// The file.
+        path: PathBuf,
+        /// What differs.
+        reason: String,
     },
     /// The working memory of a level could not be mapped.
     #[error("level {level}: cannot map its working memory: {error}")]
@@ -213,7 +251,56 @@ fn bar(progress: bool) -> ProgressBar {
     bar
 }
 
+/// The lock file of a build folder (left in place: the lock on it, not
+/// its presence, says a build is running).
+pub fn lock_path(dir: &Path) -> PathBuf {
+    dir.join(LOCK_FILE)
+}
+
+const LOCK_FILE: &str = ".oware-build.lock";
+
+/// Creates the folder if needed, takes the advisory lock on its lock file
+/// (held until the returned file is dropped or the process ends) and checks
+/// that a file can be created and removed in it.
+fn claim_folder(dir: &Path) -> Result<File, BuildError> {
+    std::fs::create_dir_all(dir).map_err(|error| BuildError::Folder {
+        path: dir.to_path_buf(),
+        error,
+    })?;
+    let not_writable = |error| BuildError::NotWritable {
+        path: dir.to_path_buf(),
+        error,
+    };
+    let lock = lock_path(dir);
+    let file = File::options()
+        .create(true)
+        .truncate(false)
+        .write(true)
+        .open(&lock)
+        .map_err(not_writable)?;
+    match file.try_lock() {
+        Ok(()) => {}
+        Err(TryLockError::WouldBlock) => {
+            return Err(BuildError::Busy {
+                dir: dir.to_path_buf(),
+                lock,
+            });
+        }
+        Err(TryLockError::Error(error)) => return Err(BuildError::Lock { path: lock, error }),
+    }
+    // The lock file may have been there already: create a new file too.
+    let probe = dir.join(format!("{LOCK_FILE}.probe"));
+    File::create(&probe)
+        .and_then(|_| std::fs::remove_file(&probe))
+        .map_err(not_writable)?;
+    Ok(file)
+}
+
 /// Builds levels 0..=`max_seeds`, calling `report` after each level.
+///
+/// The folder is created if missing, then locked for the build (another
+/// build on it fails at once with [`BuildError::Busy`]) and checked to be
+/// writable before the first level.
 pub fn build(
     opts: &BuildOptions,
     mut report: impl FnMut(&LevelSummary),
@@ -221,10 +308,7 @@ pub fn build(
     if opts.max_seeds > MAX_SEEDS {
         return Err(BuildError::TooManySeeds);
     }
-    std::fs::create_dir_all(opts.dir).map_err(|error| BuildError::Folder {
-        path: opts.dir.to_path_buf(),
-        error,
-    })?;
+    let _lock = claim_folder(opts.dir)?;
     let mut tables = Tablebase::empty(opts.dir, opts.variant);
     let mut summaries = Vec::new();
     let encoding = Encoding::for_variant(opts.variant);
@@ -254,6 +338,9 @@ pub fn build(
                 continue;
             }
             Err(TableError::Missing(_) | TableError::Corrupt { .. }) => {}
+            Err(TableError::Mismatch { path, reason }) => {
+                return Err(BuildError::Foreign { path, reason });
+            }
             Err(e) => return Err(e.into()),
         }
         let bar = bar(opts.progress);

@@ -77,6 +77,9 @@ pub enum TableError {
     /// The file does not exist.
     #[error("{}: table not built (run `oware build`)", .0.display())]
     Missing(PathBuf),
+    /// The folder of the tables does not exist (or is not a folder).
+    #[error("{}: no such folder (build tables with `oware build --dir {}`)", .0.display(), .0.display())]
+    NoFolder(PathBuf),
     /// Reading or writing failed.
     #[error("{}: {error}", path.display())]
     Io {
@@ -119,9 +122,32 @@ impl TableError {
     }
 }
 
+/// What to do about a damaged table file: delete it and rebuild its level
+/// (a build keeps the valid levels below it).
+fn remedy(path: &Path, variant: Variant, level: usize) -> String {
+    let dir = match path.parent() {
+        Some(dir) if !dir.as_os_str().is_empty() => dir,
+        _ => Path::new("."),
+    };
+    format!(
+        "delete it and run `oware build --rules {} --max-seeds {level} --dir {}`",
+        variant.name(),
+        dir.display()
+    )
+}
+
 /// The file name of a level's table in a database folder.
 pub fn table_path(dir: &Path, variant: Variant, level: usize) -> PathBuf {
     dir.join(format!("{}-{level:02}.owt", variant.name()))
+}
+
+/// The CRC-32 of [`checksum`] computed on the calling thread alone, reading
+/// the payload in order (for checks that run beside others on threads of
+/// their own, away from rayon's pool).
+pub fn checksum_serial(payload: &[u8]) -> u32 {
+    let mut h = crc32fast::Hasher::new();
+    h.update(payload);
+    h.finalize()
 }
 
 /// CRC-32 of a payload, in parallel over 16 MiB blocks (combined in order,
@@ -219,7 +245,9 @@ impl TableFile {
         // by renaming a finished temporary file into place, never modified in
         // place; every access below is bounds-checked against the map length.
         let map = unsafe { Mmap::map(&file) }.map_err(|e| TableError::io(path, e))?;
-        let bad = |reason: String| TableError::corrupt(path, reason);
+        let bad = |reason: String| {
+            TableError::corrupt(path, format!("{reason}; {}", remedy(path, variant, level)))
+        };
         if map.len() < 12 || map[..8] != MAGIC {
             return Err(bad("not an oware table (bad magic)".into()));
         }
@@ -287,15 +315,31 @@ impl TableFile {
         Ok(table)
     }
 
-    /// Recomputes the payload checksum and compares it with the header's.
+    /// Recomputes the payload checksum (in parallel, on rayon's pool) and
+    /// compares it with the header's. The error names the file and says how
+    /// to replace it.
     pub fn verify_checksum(&self) -> Result<(), TableError> {
-        let actual = checksum(self.payload());
+        self.compare_checksum(checksum(self.payload()))
+    }
+
+    /// [`TableFile::verify_checksum`] on the calling thread alone, reading
+    /// the payload in order.
+    pub fn verify_checksum_serial(&self) -> Result<(), TableError> {
+        self.compare_checksum(checksum_serial(self.payload()))
+    }
+
+    fn compare_checksum(&self, actual: u32) -> Result<(), TableError> {
         if actual != self.header.checksum {
             return Err(TableError::corrupt(
                 &self.path,
                 format!(
-                    "checksum mismatch (header {:08x}, payload {actual:08x})",
-                    self.header.checksum
+                    "checksum mismatch (header {:08x}, payload {actual:08x}); {}",
+                    self.header.checksum,
+                    remedy(
+                        &self.path,
+                        self.header.variant,
+                        usize::from(self.header.level)
+                    )
                 ),
             ));
         }

@@ -1,6 +1,8 @@
 //! A folder of tables of one rule set, opened for probing.
 
 use std::path::{Path, PathBuf};
+use std::sync::Mutex;
+use std::sync::atomic::{AtomicUsize, Ordering};
 
 use super::build::LowerLevels;
 use super::file::{Encoding, TableError, TableFile, table_path};
@@ -14,6 +16,7 @@ pub struct Tablebase {
     dir: PathBuf,
     variant: Variant,
     levels: Vec<Option<TableFile>>,
+    rejected: Vec<TableError>,
 }
 
 impl Tablebase {
@@ -23,13 +26,23 @@ impl Tablebase {
             dir: dir.to_path_buf(),
             variant,
             levels: (0..=MAX_SEEDS).map(|_| None).collect(),
+            rejected: Vec::new(),
         }
     }
 
     /// Opens every level present in `dir` (validating headers and sizes,
-    /// not checksums). A file that is present but invalid is an error.
+    /// not checksums). A file that is present but invalid is an error, and
+    /// so is a `dir` that is not a folder ([`TableError::NoFolder`]).
     pub fn open(dir: &Path, variant: Variant) -> Result<Tablebase, TableError> {
-        Tablebase::open_up_to(dir, variant, MAX_SEEDS, false)
+        require_folder(dir)?;
+        let mut tb = Tablebase::empty(dir, variant);
+        for level in 0..=MAX_SEEDS {
+            match tb.load(level, false) {
+                Ok(()) | Err(TableError::Missing(_)) => {}
+                Err(e) => return Err(e),
+            }
+        }
+        Ok(tb)
     }
 
     /// Opens the levels up to `max_level` present in `dir`, for a search,
@@ -37,34 +50,79 @@ impl Tablebase {
     /// page not yet read waits for the disk, which a search can ill afford.
     /// Levels above the limit stay closed: they are too big to read in
     /// quickly and help only once their pages are cached.
+    ///
+    /// Each level's checksum is verified (the levels on threads of their
+    /// own, each payload read in order, which also brings it into the page
+    /// cache). A level whose header, size or checksum is wrong is left
+    /// closed and listed in [`Tablebase::rejected`]; only a `dir` that is
+    /// not a folder is an error ([`TableError::NoFolder`]).
     pub fn open_for_search(
         dir: &Path,
         variant: Variant,
         max_level: usize,
     ) -> Result<Tablebase, TableError> {
-        Tablebase::open_up_to(dir, variant, max_level, true)
-    }
-
-    /// The levels up to `max_level` present in `dir`, read ahead if asked.
-    fn open_up_to(
-        dir: &Path,
-        variant: Variant,
-        max_level: usize,
-        read_ahead: bool,
-    ) -> Result<Tablebase, TableError> {
+        require_folder(dir)?;
         let mut tb = Tablebase::empty(dir, variant);
+        let mut rejected: Vec<(usize, TableError)> = Vec::new();
         for level in 0..=max_level.min(MAX_SEEDS) {
             match tb.load(level, false) {
-                Ok(()) if read_ahead => {
+                Ok(()) => {
                     if let Some(table) = &tb.levels[level] {
                         table.read_ahead();
                     }
                 }
-                Ok(()) | Err(TableError::Missing(_)) => {}
-                Err(e) => return Err(e),
+                Err(TableError::Missing(_)) => {}
+                Err(e) => rejected.push((level, e)),
             }
         }
+        for (level, result) in check_sums(&tb.levels).into_iter().enumerate() {
+            if let Err(e) = result {
+                tb.levels[level] = None;
+                rejected.push((level, e));
+            }
+        }
+        rejected.sort_by_key(|&(level, _)| level);
+        tb.rejected = rejected.into_iter().map(|(_, e)| e).collect();
         Ok(tb)
+    }
+
+    /// The files [`Tablebase::open_for_search`] found present but left
+    /// closed (damaged, truncated, of other rules…), by level; each error
+    /// names the file and says what to do about it.
+    pub fn rejected(&self) -> &[TableError] {
+        &self.rejected
+    }
+
+    /// The levels in use, in one line: "levels 0..20 of abapa from DIR",
+    /// "levels 0..5, 7 of abapa from DIR", or "no levels of abapa in DIR".
+    pub fn describe(&self) -> String {
+        let mut runs: Vec<(usize, usize)> = Vec::new();
+        for level in (0..self.levels.len()).filter(|&l| self.has_level(l)) {
+            match runs.last_mut() {
+                Some((_, end)) if *end + 1 == level => *end = level,
+                _ => runs.push((level, level)),
+            }
+        }
+        let (variant, dir) = (self.variant.name(), self.dir.display());
+        if runs.is_empty() {
+            return format!("no levels of {variant} in {dir}");
+        }
+        let runs: Vec<String> = runs
+            .iter()
+            .map(|&(a, b)| {
+                if a == b {
+                    a.to_string()
+                } else {
+                    format!("{a}..{b}")
+                }
+            })
+            .collect();
+        let noun = if runs.len() == 1 && !runs[0].contains("..") {
+            "level"
+        } else {
+            "levels"
+        };
+        format!("{noun} {} of {variant} from {dir}", runs.join(", "))
     }
 
     /// Opens level `level` from the folder, optionally checking its checksum.
@@ -114,6 +172,66 @@ impl Tablebase {
         self.table(level)
             .ok_or_else(|| TableError::Missing(table_path(&self.dir, self.variant, level)))
     }
+}
+
+/// [`TableError::NoFolder`] unless `dir` is a folder.
+fn require_folder(dir: &Path) -> Result<(), TableError> {
+    if dir.is_dir() {
+        Ok(())
+    } else {
+        Err(TableError::NoFolder(dir.to_path_buf()))
+    }
+}
+
+/// Verifies the checksum of each open level, the levels spread over plain
+/// scoped threads (one a core at most; rayon's pool is left to the caller's
+/// work), the largest first. The calling thread takes part, and checks
+/// whatever level a thread that could not start, or failed, left unchecked:
+/// the result has one entry a level, `Ok` for a closed one.
+fn check_sums(levels: &[Option<TableFile>]) -> Vec<Result<(), TableError>> {
+    let mut order: Vec<usize> = (0..levels.len()).filter(|&l| levels[l].is_some()).collect();
+    order.sort_by_key(|&l| std::cmp::Reverse(levels[l].as_ref().map_or(0, |t| t.payload().len())));
+    let results: Vec<Mutex<Option<Result<(), TableError>>>> =
+        levels.iter().map(|_| Mutex::new(None)).collect();
+    let next = AtomicUsize::new(0);
+    let work = || {
+        while let Some(&level) = order.get(next.fetch_add(1, Ordering::Relaxed)) {
+            if let Some(table) = &levels[level] {
+                let result = table.verify_checksum_serial();
+                *results[level].lock().unwrap_or_else(|e| e.into_inner()) = Some(result);
+            }
+        }
+    };
+    let threads = std::thread::available_parallelism()
+        .map_or(1, |n| n.get())
+        .min(order.len());
+    std::thread::scope(|scope| {
+        let handles: Vec<_> = (1..threads)
+            .filter_map(|i| {
+                std::thread::Builder::new()
+                    .name(format!("tb-check-{i}"))
+                    .spawn_scoped(scope, work)
+                    .ok()
+            })
+            .collect();
+        work();
+        for handle in handles {
+            // A thread that panicked left its level unchecked: done below.
+            let _ = handle.join();
+        }
+    });
+    results
+        .into_iter()
+        .enumerate()
+        .map(|(level, slot)| {
+            let slot = slot.into_inner().unwrap_or_else(|e| e.into_inner());
+            match (slot, &levels[level]) {
+                (Some(result), _) => result,
+                (None, Some(table)) => table.verify_checksum_serial(),
+                (None, None) => Ok(()),
+            }
+        })
+        .collect()
 }
 
 /// Reads the value of rank `r` from a payload.

@@ -122,12 +122,15 @@ impl LevelReport {
     }
 }
 
-/// Statistics of every level present.
-pub fn stats(tb: &Tablebase) -> Vec<LevelReport> {
+/// Statistics of every level present. Each level's checksum is verified
+/// first: a damaged level is an error naming its file (and saying how to
+/// replace it), never counted.
+pub fn stats(tb: &Tablebase) -> Result<Vec<LevelReport>, TableError> {
     let awari = tb.variant() == crate::Variant::Awari;
     present_levels(tb)
         .into_iter()
         .map(|level| {
+            tb.require(level)?.verify_checksum()?;
             let s = LevelStats::of(level, tb.variant(), |r| tb.value_at(level, r));
             let histogram = s
                 .histogram
@@ -136,12 +139,12 @@ pub fn stats(tb: &Tablebase) -> Vec<LevelReport> {
                 .filter(|&(_, &c)| c > 0)
                 .map(|(v, &c)| (if awari { v as i32 - 48 } else { v as i32 }, c))
                 .collect();
-            LevelReport {
+            Ok(LevelReport {
                 seeds: level,
                 boards: level_size(level),
                 exact: s.exact,
                 histogram,
-            }
+            })
         })
         .collect()
 }
