@@ -46,7 +46,7 @@ fn analyze_scores_every_move() {
     assert_eq!(text.lines().count(), 6, "{text}");
     let v: serde_json::Value =
         serde_json::from_str(&stdout(&["analyze", "--depth", "5", "--no-db", "--json"])).unwrap();
-    let scores: Vec<f64> = v
+    let scores: Vec<f64> = v["moves"]
         .as_array()
         .unwrap()
         .iter()

@@ -1,8 +1,7 @@
 //! A score and principal variation for every legal move.
 
-use super::engine::{Engine, SearchError};
+use super::engine::{Engine, SearchError, SearchResult};
 use super::limits::Limits;
-use super::worker::{PROVEN, WIN};
 use crate::{Game, Move};
 
 /// One legal move, searched.
@@ -10,17 +9,24 @@ use crate::{Game, Move};
 pub struct MoveAnalysis {
     /// The move.
     pub mv: Move,
-    /// Its score for the side to move, in centiseeds (proven results as in
-    /// the search: ±(30000 − plies)).
-    pub score: i32,
-    /// The depth searched, counting the move itself.
-    pub depth: u32,
-    /// The principal variation, starting with the move.
-    pub pv: Vec<Move>,
+    /// What the search of the position with only this move found: its
+    /// score, depth and principal variation (starting with the move),
+    /// counted from the analysed position as `bestmove` counts them.
+    pub result: SearchResult,
 }
 
-/// Searches the reply to every legal move of `game` with `limits` and
-/// returns the moves best first.
+impl MoveAnalysis {
+    /// The score for the side to move, in centiseeds (proven results as in
+    /// the search: ±(30000 − plies)).
+    pub fn score(&self) -> i32 {
+        self.result.last.score
+    }
+}
+
+/// Searches every legal move of `game` with `limits` (each move gets them
+/// in full: a search of the position whose root may play only that move)
+/// and returns the moves best first. Depths, scores and the plies of
+/// proven results are those `bestmove` would give for that move.
 pub fn analyze(
     engine: &Engine,
     game: &Game,
@@ -29,47 +35,15 @@ pub fn analyze(
     if let Some(outcome) = game.outcome() {
         return Err(SearchError::GameOver(outcome.reason));
     }
-    let me = game.position().side_to_move();
     let mut rows = Vec::new();
     for mv in game.legal_moves() {
-        let mut child = game.clone();
-        child.play(mv).expect("a legal move plays");
-        let row = match child.outcome() {
-            // The move ends the game: its result is proven at ply 1.
-            Some(o) => {
-                let score = match o.winner {
-                    Some(w) if w == me => WIN - 1,
-                    Some(_) => -WIN + 1,
-                    None => 0,
-                };
-                MoveAnalysis {
-                    mv,
-                    score,
-                    depth: 1,
-                    pv: vec![mv],
-                }
-            }
-            None => {
-                let r = engine.search(&child, limits, |_| {})?;
-                let score = -r.last.score;
-                // Proven scores count plies from the child: one more from here.
-                let score = if score.abs() >= PROVEN {
-                    score - score.signum()
-                } else {
-                    score
-                };
-                let mut pv = vec![mv];
-                pv.extend(r.last.pv);
-                MoveAnalysis {
-                    mv,
-                    score,
-                    depth: r.last.depth + 1,
-                    pv,
-                }
-            }
+        let only = Limits {
+            root_moves: Some(1 << mv.house()),
+            ..*limits
         };
-        rows.push(row);
+        let result = engine.search(game, &only, |_| {})?;
+        rows.push(MoveAnalysis { mv, result });
     }
-    rows.sort_by_key(|r| std::cmp::Reverse(r.score));
+    rows.sort_by_key(|r| std::cmp::Reverse(r.score()));
     Ok(rows)
 }

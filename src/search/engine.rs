@@ -9,7 +9,7 @@ use super::busy::Busy;
 use super::eval::{EvalParams, Evaluator};
 use super::limits::{Deadlines, Limits};
 use super::tt::{LocalTable, TranspositionTable};
-use super::worker::{Features, INFINITE, MAX_PLY, Shared, Worker, is_proven};
+use super::worker::{ALL_HOUSES, Features, INFINITE, MAX_PLY, Shared, Worker, is_proven};
 use crate::tb::Tablebase;
 use crate::{Game, Move, Position};
 
@@ -57,6 +57,9 @@ pub struct SearchResult {
     pub best: Option<Move>,
     /// The last completed iteration (depth 0 when the move was forced).
     pub last: Iteration,
+    /// The threads that searched: fewer than the engine's when the system
+    /// would not start them all (the search then goes on with those).
+    pub threads: usize,
 }
 
 /// Why a search cannot start.
@@ -65,6 +68,19 @@ pub enum SearchError {
     /// The game has ended.
     #[error("the game is over ({0}); there is no move to search")]
     GameOver(crate::EndReason),
+    /// The root moves asked for include no legal move.
+    #[error("none of the moves to search is legal")]
+    NoRootMove,
+    /// The system would not start as many threads as asked.
+    #[error("cannot start {asked} search threads, only {started}: {reason}")]
+    Threads {
+        /// Threads asked for.
+        asked: usize,
+        /// Threads that started.
+        started: usize,
+        /// What the system said.
+        reason: String,
+    },
 }
 
 /// A reusable engine: transposition table, tables and settings.
@@ -100,15 +116,52 @@ impl Engine {
         self.tt = TranspositionTable::new(mib);
     }
 
+    /// The size of the transposition table in MiB: what was asked, or
+    /// less when the system gave less.
+    pub fn hash_mib(&self) -> usize {
+        self.tt.mib()
+    }
+
     /// Sets the number of threads.
     pub fn set_threads(&mut self, threads: usize) {
         self.threads = threads.max(1);
         self.locals.resize_with(self.threads, LocalTable::new);
     }
 
+    /// The number of search threads.
+    pub fn threads(&self) -> usize {
+        self.threads
+    }
+
+    /// Checks that the system starts the engine's search threads now, by
+    /// starting them (each ends at once). A search that cannot start them
+    /// all later goes on with those it could start.
+    pub fn check_threads(&self) -> Result<(), SearchError> {
+        if self.threads == 1 {
+            return Ok(());
+        }
+        std::thread::scope(|scope| {
+            for started in 0..self.threads {
+                if let Err(e) = std::thread::Builder::new().spawn_scoped(scope, || {}) {
+                    return Err(SearchError::Threads {
+                        asked: self.threads,
+                        started,
+                        reason: e.to_string(),
+                    });
+                }
+            }
+            Ok(())
+        })
+    }
+
     /// Uses these tables (or none).
     pub fn set_tables(&mut self, tables: Option<Arc<Tablebase>>) {
         self.tables = tables;
+    }
+
+    /// The tables in use, if any.
+    pub fn tables(&self) -> Option<&Arc<Tablebase>> {
+        self.tables.as_ref()
     }
 
     /// Forgets everything learnt (a new game).
@@ -141,8 +194,13 @@ impl Engine {
         // caller's flag is set.
         let stop = AtomicBool::new(false);
         let root = *game.position();
-        let legal = game.legal_moves();
-        if legal.len() == 1 {
+        let mut legal = game.legal_moves();
+        let root_moves = limits.root_moves.unwrap_or(ALL_HOUSES) & ALL_HOUSES;
+        legal.retain(|m| root_moves & (1 << m.house()) != 0);
+        if legal.is_empty() {
+            return Err(SearchError::NoRootMove);
+        }
+        if legal.len() == 1 && limits.root_moves.is_none() {
             let last = Iteration {
                 depth: 0,
                 score: 0,
@@ -155,6 +213,7 @@ impl Engine {
             return Ok(SearchResult {
                 best: Some(legal[0]),
                 last,
+                threads: 1,
             });
         }
         self.tt.new_search();
@@ -188,23 +247,25 @@ impl Engine {
             .depth
             .unwrap_or(MAX_PLY as u32 - 8)
             .min(MAX_PLY as u32 - 8);
-        let result = if self.threads == 1 {
+        let (result, threads) = if self.threads == 1 {
             // No thread to start: the search runs here, and reports its
             // iterations as it completes them.
             let mut result: Option<Iteration> = None;
             let mut worker = Worker::new(&shared, &self.locals[0], history);
+            worker.root_moves = root_moves;
             deepen(&mut worker, &root, max_depth, start, |iteration| {
                 if iteration.supersedes(result.as_ref()) {
                     on_iteration(&iteration);
                     result = Some(iteration);
                 }
             });
-            result
+            (result, 1)
         } else {
             self.search_threads(
                 &shared,
                 history,
                 &root,
+                root_moves,
                 max_depth,
                 start,
                 &deadlines,
@@ -230,6 +291,7 @@ impl Engine {
                 time: start.elapsed(),
                 ..last
             },
+            threads,
         })
     }
 
@@ -238,32 +300,53 @@ impl Engine {
     /// abandoning an iteration that another thread completes first;
     /// completed iterations come here through a channel, in increasing
     /// depth, and this thread watches the soft deadline and the stop flag.
+    /// Threads the system will not start are done without; with none at
+    /// all, this thread searches alone. Returns the result and the number
+    /// of threads that searched.
     #[allow(clippy::too_many_arguments)]
     fn search_threads(
         &self,
         shared: &Shared,
         history: &[Position],
         root: &Position,
+        root_moves: u8,
         max_depth: u32,
         start: Instant,
         deadlines: &Deadlines,
         mut on_iteration: impl FnMut(&Iteration),
-    ) -> Option<Iteration> {
+    ) -> (Option<Iteration>, usize) {
         let mut result: Option<Iteration> = None;
+        let mut started = 0;
         let (sender, receiver) = std::sync::mpsc::channel::<Iteration>();
         std::thread::scope(|scope| {
             for index in 0..self.threads {
                 let sender = sender.clone();
                 let local = &self.locals[index];
-                scope.spawn(move || {
+                let spawned = std::thread::Builder::new().spawn_scoped(scope, move || {
                     let mut worker = Worker::new(shared, local, history);
                     worker.root_rotation = index;
+                    worker.root_moves = root_moves;
                     deepen(&mut worker, root, max_depth, start, |iteration| {
                         let _ = sender.send(iteration);
                     });
                 });
+                if spawned.is_err() {
+                    break;
+                }
+                started += 1;
             }
             drop(sender);
+            if started == 0 {
+                let mut worker = Worker::new(shared, &self.locals[0], history);
+                worker.root_moves = root_moves;
+                deepen(&mut worker, root, max_depth, start, |iteration| {
+                    if iteration.supersedes(result.as_ref()) {
+                        on_iteration(&iteration);
+                        result = Some(iteration);
+                    }
+                });
+                return;
+            }
             loop {
                 let wait = deadlines.soft.map_or(Duration::from_millis(50), |s| {
                     s.saturating_duration_since(Instant::now())
@@ -301,7 +384,7 @@ impl Engine {
                 result = Some(iteration);
             }
         }
-        result
+        (result, started.max(1))
     }
 }
 

@@ -24,6 +24,9 @@ pub struct Limits {
     pub clock: Option<Clock>,
     /// Stop after about this many nodes.
     pub nodes: Option<u64>,
+    /// Search only these root moves: a bit for each house (0..5) of the
+    /// side to move. The search then always searches, even a forced move.
+    pub root_moves: Option<u8>,
 }
 
 /// Deadlines derived from limits at the start of a search.

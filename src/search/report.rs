@@ -38,25 +38,63 @@ pub fn iteration_line(it: &Iteration) -> String {
     )
 }
 
-/// The JSON object `bestmove --json` prints.
-pub fn result_json(result: &SearchResult) -> Value {
-    let it = &result.last;
-    let proven = if it.score >= PROVEN {
-        Some("win")
-    } else if it.score <= -PROVEN {
-        Some("loss")
-    } else {
-        None
+/// The plies to the end of a proven result (`None` for other scores).
+pub fn proven_plies(score: i32) -> Option<i32> {
+    (score.abs() >= PROVEN).then(|| WIN - score.abs())
+}
+
+/// The score fields every JSON output shares, for the side to move:
+/// - `score`: seeds; for a proven result, the final margin the principal
+///   variation ends with (`margin`), or the least margin a win can have
+///   (±2, with `bound`) when the line stops before the end is known;
+/// - `result`: `"win"` or `"loss"` when proven, else `null`;
+/// - `plies`: the ply of the principal variation where the result is
+///   proven (the game ends there, or the tables settle it), else `null`;
+/// - `bound`: `"lower"` or `"upper"` when `score` is only a bound.
+pub fn score_fields(score: i32, margin: Option<i32>) -> serde_json::Map<String, Value> {
+    let plies = proven_plies(score);
+    let result = plies.map(|_| if score > 0 { "win" } else { "loss" });
+    let (seeds, bound) = match (plies, margin) {
+        (None, _) => (f64::from(score) / 100.0, None),
+        (Some(_), Some(m)) => (f64::from(m), None),
+        (Some(_), None) if score > 0 => (2.0, Some("lower")),
+        (Some(_), None) => (-2.0, Some("upper")),
     };
-    json!({
-        "best": result.best.map(|m| m.letter().to_string()),
-        "score": f64::from(it.score) / 100.0,
-        "result": proven,
-        "depth": it.depth,
-        "nodes": it.nodes,
-        "nps": nps(it.nodes, it.time),
-        "time_ms": it.time.as_millis() as u64,
-        "pv": it.pv.iter().map(|m| m.letter().to_string()).collect::<Vec<_>>(),
-        "tb_hits": it.tb_hits,
-    })
+    let mut map = serde_json::Map::new();
+    map.insert("score".into(), json!(seeds));
+    map.insert("result".into(), json!(result));
+    map.insert("plies".into(), json!(plies));
+    map.insert("bound".into(), json!(bound));
+    map
+}
+
+/// Moves as a JSON array of letters.
+pub fn moves_json(moves: &[crate::Move]) -> Value {
+    json!(
+        moves
+            .iter()
+            .map(|m| m.letter().to_string())
+            .collect::<Vec<_>>()
+    )
+}
+
+/// The JSON object `bestmove --json` prints: `best`, the score fields of
+/// [`score_fields`], `depth`, `nodes`, `nps`, `time_ms`, `pv` (an array of
+/// letters), `tb_hits` and `threads`.
+pub fn result_json(result: &SearchResult, margin: Option<i32>) -> Value {
+    let it = &result.last;
+    let mut map = serde_json::Map::new();
+    map.insert(
+        "best".into(),
+        json!(result.best.map(|m| m.letter().to_string())),
+    );
+    map.extend(score_fields(it.score, margin));
+    map.insert("depth".into(), json!(it.depth));
+    map.insert("nodes".into(), json!(it.nodes));
+    map.insert("nps".into(), json!(nps(it.nodes, it.time)));
+    map.insert("time_ms".into(), json!(it.time.as_millis() as u64));
+    map.insert("pv".into(), moves_json(&it.pv));
+    map.insert("tb_hits".into(), json!(it.tb_hits));
+    map.insert("threads".into(), json!(result.threads));
+    Value::Object(map)
 }

@@ -67,6 +67,9 @@ impl Default for Features {
     }
 }
 
+/// Every house: a root that may play any legal move.
+pub const ALL_HOUSES: u8 = 0b11_1111;
+
 /// Whether a score is a proven win or loss.
 pub fn is_proven(score: i32) -> bool {
     score.abs() >= PROVEN
@@ -113,6 +116,9 @@ pub struct Worker<'a> {
     /// this much after the table move) so that they explore other subtrees
     /// first and fill the shared table for the main thread.
     pub root_rotation: usize,
+    /// The houses the root may play (a bit each; all six but when the
+    /// caller searches only some root moves, as `analyze` does).
+    pub root_moves: u8,
     /// The iteration this worker is searching; abandoned once another
     /// thread has completed it.
     pub depth: u32,
@@ -162,6 +168,7 @@ impl<'a> Worker<'a> {
             path_events: 0,
             aborted: false,
             root_rotation: 0,
+            root_moves: ALL_HOUSES,
             depth: 0,
             killers: [[u8::MAX; 2]; MAX_PLY],
             history: [[0; 6]; 2],
@@ -448,7 +455,11 @@ impl<'a> Worker<'a> {
         ply: usize,
     ) -> i32 {
         let variant = self.shared.rules.variant;
-        let moves = pos.legal_houses(variant);
+        let mut moves = pos.legal_houses(variant);
+        if GENERAL && ply == 0 {
+            // The engine checked that some legal move is left.
+            moves &= self.root_moves;
+        }
         if moves == 0 {
             return self.no_moves(pos, ply);
         }
@@ -647,6 +658,8 @@ impl<'a> Worker<'a> {
         if depth <= 1 {
             // Frontier nodes skip the table: a probe there costs a memory
             // access and saves little.
+        } else if GENERAL && ply == 0 && self.root_moves != ALL_HOUSES {
+            // A root searched on some of its moves only has no value to keep.
         } else if self.path_events == events_before {
             let bound = if best >= *beta {
                 Bound::Lower

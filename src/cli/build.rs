@@ -1,0 +1,101 @@
+//! `oware build`: endgame tables, level by level (resumable).
+
+use std::io::IsTerminal;
+use std::path::PathBuf;
+use std::time::Instant;
+
+use anyhow::Result;
+use clap::Args;
+use serde_json::json;
+
+use oware::{Variant, tb};
+
+use super::common::thread_pool;
+use super::output;
+
+/// Arguments of `oware build`.
+#[derive(Args)]
+pub struct BuildArgs {
+    /// Build levels 0..=N (seeds on the board).
+    #[arg(long, value_name = "N")]
+    max_seeds: usize,
+    /// Rule set the tables are for.
+    #[arg(long, default_value = "abapa")]
+    rules: Variant,
+    /// Folder for the table files.
+    #[arg(long, default_value = "databases")]
+    dir: PathBuf,
+    /// Worker threads (default: every core).
+    #[arg(long)]
+    threads: Option<usize>,
+    /// No progress bars.
+    #[arg(long)]
+    quiet: bool,
+    /// Print one JSON object when done instead of a line per level.
+    #[arg(long)]
+    json: bool,
+}
+
+/// Runs `oware build`.
+pub fn run(args: BuildArgs) -> Result<()> {
+    let pool = thread_pool(args.threads)?;
+    let opts = tb::BuildOptions {
+        dir: &args.dir,
+        variant: args.rules,
+        max_seeds: args.max_seeds,
+        progress: !args.quiet && std::io::stderr().is_terminal(),
+    };
+    let threads = pool.current_num_threads();
+    if !args.json {
+        output::line(format_args!(
+            "building {} tables, levels 0..={} in {} with {threads} threads",
+            args.rules,
+            args.max_seeds,
+            args.dir.display(),
+        ));
+    }
+    let started = Instant::now();
+    // Each level's line is printed once its file is in place, so a reader
+    // that goes away stops the build between levels.
+    let summaries = pool.install(|| {
+        tb::build(&opts, |s| {
+            if !args.json {
+                output::line(s.describe(args.rules));
+            }
+        })
+    })?;
+    let boards: u64 = summaries.iter().map(|s| s.boards).sum();
+    let seconds = started.elapsed().as_secs_f64();
+    if args.json {
+        let levels: Vec<_> = summaries
+            .iter()
+            .map(|s| {
+                json!({
+                    "seeds": s.level,
+                    "boards": s.boards,
+                    "built": s.built,
+                    "exact": s.stats.exact,
+                    "seconds": s.seconds,
+                    "phases": {
+                        "copy": s.phases.copy,
+                        "moves": s.phases.moves,
+                        "settle": s.phases.settle,
+                        "check": s.phases.check,
+                        "write": s.phases.write,
+                    },
+                })
+            })
+            .collect();
+        output::line(json!({
+            "rules": args.rules.name(),
+            "dir": args.dir.display().to_string(),
+            "threads": threads,
+            "boards": boards,
+            "seconds": seconds,
+            "levels": levels,
+        }));
+    } else {
+        output::line(format_args!("done: {boards} boards in {seconds:.1} s"));
+    }
+    Ok(())
+}

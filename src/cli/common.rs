@@ -1,0 +1,154 @@
+//! Arguments and helpers shared by several commands.
+
+use std::path::PathBuf;
+use std::sync::Arc;
+use std::time::Duration;
+
+use anyhow::{Context, Result};
+use clap::Args;
+
+use oware::{Game, Position, Rules, Variant, parse_moves, search, tb};
+
+use super::output;
+
+/// The environment variable naming the default table folder.
+pub const DB_ENV: &str = "OWARE_DB";
+
+/// The table folder a command uses: the one given, else `$OWARE_DB`, else
+/// `databases`; whether it was asked for (given or from the environment).
+pub fn table_folder(given: Option<&PathBuf>) -> (PathBuf, bool) {
+    match given {
+        Some(dir) => (dir.clone(), true),
+        None => match std::env::var_os(DB_ENV).filter(|v| !v.is_empty()) {
+            Some(dir) => (PathBuf::from(dir), true),
+            None => (PathBuf::from("databases"), false),
+        },
+    }
+}
+
+/// Options of the engine, shared by `bestmove`, `analyze` and `bench`.
+#[derive(Args, Clone)]
+pub struct EngineArgs {
+    /// Search threads (1..=256).
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u64).range(1..=256))]
+    pub threads: u64,
+    /// Transposition table size in MiB (1..=65536; at most the memory
+    /// available).
+    #[arg(long, default_value_t = 64, value_parser = clap::value_parser!(u64).range(1..=65536))]
+    pub hash: u64,
+    /// Endgame table folder (default: $OWARE_DB, else `databases` when it
+    /// exists).
+    #[arg(long)]
+    pub db: Option<PathBuf>,
+    /// Do not use endgame tables.
+    #[arg(long, conflicts_with = "db")]
+    pub no_db: bool,
+    /// The largest level (seeds on the board) the search probes; higher
+    /// levels are left closed (see the README).
+    #[arg(long, default_value_t = tb::SEARCH_LEVEL_LIMIT, value_parser = clap::value_parser!(u64).range(0..=48))]
+    pub tb_limit: u64,
+}
+
+/// The rule set and the ending options.
+#[derive(Args, Clone)]
+pub struct RulesArgs {
+    /// Rule set: abapa, grand-slam-forbidden, capture-and-end or awari.
+    #[arg(long, default_value = "abapa")]
+    pub rules: Variant,
+    /// End the game after K half-moves without a capture.
+    #[arg(long, value_name = "K")]
+    pub no_capture_limit: Option<u32>,
+    /// Do not end the game when a position repeats.
+    #[arg(long)]
+    pub no_repetition: bool,
+}
+
+impl RulesArgs {
+    /// The rules these options describe.
+    pub fn rules(&self) -> Rules {
+        let mut rules = Rules::of(self.rules).with_no_capture_limit(self.no_capture_limit);
+        rules.repetition = !self.no_repetition;
+        rules
+    }
+}
+
+/// A position string, or the start for `startpos` or nothing.
+pub fn parse_position(text: Option<&str>) -> Result<Position> {
+    match text {
+        None | Some("startpos") => Ok(Position::START),
+        Some(s) => s.parse().with_context(|| format!("bad position '{s}'")),
+    }
+}
+
+/// The game after `moves` (a move list) from `position`.
+pub fn game_from(position: Option<&str>, moves: Option<&str>, rules: Rules) -> Result<Game> {
+    let mut game = Game::new(parse_position(position)?, rules);
+    if let Some(list) = moves {
+        for (i, mv) in parse_moves(list)
+            .context("bad move list")?
+            .into_iter()
+            .enumerate()
+        {
+            game.play(mv)
+                .with_context(|| format!("move {} ({mv}) cannot be played", i + 1))?;
+        }
+    }
+    Ok(game)
+}
+
+/// A fixed depth, or a fixed time (`default_ms` when neither is given).
+pub fn limits_from(depth: Option<u32>, movetime: Option<u64>, default_ms: u64) -> search::Limits {
+    match (depth, movetime) {
+        (Some(d), _) => search::Limits::depth(d),
+        (None, ms) => search::Limits::movetime(Duration::from_millis(ms.unwrap_or(default_ms))),
+    }
+}
+
+/// A rayon pool of `threads` threads (every core when `None`).
+pub fn thread_pool(threads: Option<usize>) -> Result<rayon::ThreadPool> {
+    rayon::ThreadPoolBuilder::new()
+        .num_threads(threads.unwrap_or(0))
+        .build()
+        .context("cannot start worker threads")
+}
+
+/// The endgame tables for a search, as `args` asks: none with `--no-db`;
+/// a folder given (or named by `$OWARE_DB`) must exist; the default one is
+/// used when it exists. Says on standard error which levels are in use and
+/// which files were left closed as damaged.
+pub fn search_tables(args: &EngineArgs, variant: Variant) -> Result<Option<Arc<tb::Tablebase>>> {
+    if args.no_db {
+        return Ok(None);
+    }
+    let (dir, asked) = table_folder(args.db.as_ref());
+    if !asked && !dir.is_dir() {
+        output::note(format_args!(
+            "tables: none ({} not found; `oware build` makes them)",
+            dir.display()
+        ));
+        return Ok(None);
+    }
+    let tables = tb::Tablebase::open_for_search(&dir, variant, args.tb_limit as usize)
+        .context("cannot open the tables")?;
+    for rejected in tables.rejected() {
+        output::note(format_args!("warning: table left closed: {rejected}"));
+    }
+    output::note(format_args!("tables: {}", tables.describe()));
+    Ok(tables.complete_up_to().map(|_| Arc::new(tables)))
+}
+
+/// An engine as `args` asks, its table pre-faulted and its threads checked.
+pub fn make_engine(args: &EngineArgs, variant: Variant) -> Result<search::Engine> {
+    let hash = args.hash as usize;
+    search::tt::check_size(hash)?;
+    let tables = search_tables(args, variant)?;
+    let engine = search::Engine::new(hash, args.threads as usize, tables);
+    if engine.hash_mib() < hash {
+        output::note(format_args!(
+            "warning: the system gave {} MiB for the hash table, not {hash}",
+            engine.hash_mib()
+        ));
+    }
+    engine.check_threads()?;
+    Ok(engine)
+}

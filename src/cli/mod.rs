@@ -1,0 +1,87 @@
+//! The commands: one file each, with its arguments and what it runs.
+
+mod analyze;
+mod bench;
+mod bestmove;
+mod build;
+mod common;
+pub mod output;
+mod perft;
+mod probe;
+mod selfmatch;
+mod show;
+mod stats;
+mod uci;
+mod verify;
+
+use anyhow::Result;
+use clap::{Parser, Subcommand};
+
+/// Examples shown after the help.
+pub const EXAMPLES: &str = "Examples:
+  oware show                                   the start position
+  oware show --moves FfBe                      after four moves
+  oware show 0-0-0-0-0-1-0-0-0-0-0-0-20-27-S --json
+  oware perft --depth 9                        count leaves 9 plies deep
+  oware bestmove --movetime 2000               the best move from the start
+  oware build --max-seeds 16                   endgame tables of levels 0..16";
+
+/// An Oware (Abapa) engine built around retrograde endgame databases.
+#[derive(Parser)]
+#[command(name = "oware", version, after_help = EXAMPLES)]
+pub struct Cli {
+    #[command(subcommand)]
+    command: Option<Command>,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Show a position (after optional moves): board, legal moves, status.
+    Show(show::ShowArgs),
+    /// Count the leaves of the game tree at a fixed depth.
+    Perft(perft::PerftArgs),
+    /// Build endgame tables, level by level (resumable).
+    Build(build::BuildArgs),
+    /// What the tables say about a position and each of its moves.
+    Probe(probe::ProbeArgs),
+    /// Re-check table files: header, checksum and fixpoint equations.
+    Verify(verify::VerifyArgs),
+    /// Per-level statistics of the tables.
+    Stats(stats::StatsArgs),
+    /// Search a position and print the best move.
+    Bestmove(bestmove::SearchArgs),
+    /// A score and principal variation for every legal move.
+    Analyze(bestmove::SearchArgs),
+    /// Search a fixed suite of positions and print node counts and speed.
+    Bench(bench::BenchArgs),
+    /// Speak the engine protocol of the Aualé GUI on stdin/stdout.
+    Uci(uci::UciArgs),
+    /// Play the engine against itself with one search technique switched.
+    Match(selfmatch::MatchArgs),
+}
+
+impl Cli {
+    /// Runs the command.
+    pub fn run(self) -> Result<()> {
+        match self.command {
+            None => {
+                output::line("oware — an Oware (Abapa) engine\n");
+                output::line(format_args!(
+                    "Run `oware --help` for every command.\n\n{EXAMPLES}"
+                ));
+                Ok(())
+            }
+            Some(Command::Show(args)) => show::run(args),
+            Some(Command::Perft(args)) => perft::run(args),
+            Some(Command::Build(args)) => build::run(args),
+            Some(Command::Probe(args)) => probe::run(args),
+            Some(Command::Verify(args)) => verify::run(args),
+            Some(Command::Stats(args)) => stats::run(args),
+            Some(Command::Bestmove(args)) => bestmove::run(args),
+            Some(Command::Analyze(args)) => analyze::run(args),
+            Some(Command::Bench(args)) => bench::run(args),
+            Some(Command::Uci(args)) => uci::run(args),
+            Some(Command::Match(args)) => selfmatch::run(args),
+        }
+    }
+}

@@ -1,0 +1,74 @@
+//! `oware show`: a position, after optional moves or an OGN record.
+
+use std::path::PathBuf;
+
+use anyhow::{Context, Result};
+use clap::Args;
+
+use oware::ogn::GameRecord;
+use oware::{Game, parse_moves, report};
+
+use super::common::{RulesArgs, parse_position};
+use super::output;
+
+/// Arguments of `oware show`.
+#[derive(Args)]
+pub struct ShowArgs {
+    /// Position string `p0-…-p11-S-N-T` or `startpos` (the default).
+    position: Option<String>,
+    /// Moves to play first, concatenated (`FfBe`) or spaced (`"F f B e"`).
+    #[arg(long, value_name = "LIST")]
+    moves: Option<String>,
+    /// Read the game from an OGN record instead (its FEN tag and moves).
+    #[arg(long, value_name = "FILE", conflicts_with = "position")]
+    ogn: Option<PathBuf>,
+    /// Print one JSON object.
+    #[arg(long)]
+    json: bool,
+    /// Print the JSON object for the start and after every move (JSON Lines).
+    #[arg(long, conflicts_with = "json")]
+    trace: bool,
+    /// Print the game as an OGN record.
+    #[arg(long, conflicts_with_all = ["json", "trace"])]
+    emit_ogn: bool,
+    #[command(flatten)]
+    rules: RulesArgs,
+}
+
+/// Runs `oware show`.
+pub fn run(args: ShowArgs) -> Result<()> {
+    let rules = args.rules.rules();
+    let (start, mut moves) = match &args.ogn {
+        Some(path) => {
+            let text = std::fs::read_to_string(path)
+                .with_context(|| format!("cannot read {}", path.display()))?;
+            let record = GameRecord::parse(&text)
+                .with_context(|| format!("bad OGN record {}", path.display()))?;
+            record.replay(rules)?; // the moves and their capture marks (`a+2`)
+            (record.start()?, record.moves)
+        }
+        None => (parse_position(args.position.as_deref())?, Vec::new()),
+    };
+    if let Some(list) = &args.moves {
+        moves.extend(parse_moves(list).context("bad move list")?);
+    }
+    let mut game = Game::new(start, rules);
+    if args.trace {
+        output::line(report::game_json(&game));
+    }
+    for (i, &mv) in moves.iter().enumerate() {
+        game.play(mv)
+            .with_context(|| format!("move {} ({mv}) cannot be played", i + 1))?;
+        if args.trace {
+            output::line(report::game_json(&game));
+        }
+    }
+    if args.json {
+        output::line(report::game_json(&game));
+    } else if args.emit_ogn {
+        output::text(GameRecord::from_game(&game, &[("Event", "oware show")]));
+    } else if !args.trace {
+        output::text(report::game_text(&game));
+    }
+    Ok(())
+}
