@@ -1,0 +1,280 @@
+//! What a first user meets in the first hour: closed pipes, threads the
+//! system will not start, a hash too big for the machine, table folders
+//! that are not there, and one JSON shape for every command.
+
+mod common;
+
+use std::io::{BufRead, BufReader};
+use std::path::Path;
+use std::process::{Command, Stdio};
+
+use common::{fails, oware, stdout};
+
+/// Runs `oware args`, reads `lines` lines of its output, then closes the
+/// pipe as `head` does; returns the exit code and what it wrote on stderr.
+fn closed_pipe(args: &[&str], lines: usize) -> (Option<i32>, String) {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_oware"))
+        .args(args)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut out = BufReader::new(child.stdout.take().unwrap());
+    for _ in 0..lines {
+        let mut line = String::new();
+        out.read_line(&mut line).unwrap();
+        assert!(!line.is_empty(), "{args:?} ended before {lines} lines");
+    }
+    drop(out);
+    let done = child.wait_with_output().unwrap();
+    (
+        done.status.code(),
+        String::from_utf8_lossy(&done.stderr).into_owned(),
+    )
+}
+
+fn build(dir: &Path, max: &str) {
+    stdout(&[
+        "build",
+        "--max-seeds",
+        max,
+        "--dir",
+        dir.to_str().unwrap(),
+        "--quiet",
+    ]);
+}
+
+#[test]
+fn a_closed_pipe_ends_each_command_quietly() {
+    let tables = tempfile::tempdir().unwrap();
+    build(tables.path(), "6");
+    let dir = tables.path().to_str().unwrap();
+    let long_game = "FfBeAaCbDcEd";
+    for (args, lines) in [
+        (vec!["bench", "--no-db", "--depth", "16"], 1),
+        (vec!["bestmove", "--no-db", "--depth", "30"], 1),
+        (vec!["analyze", "--no-db", "--depth", "30"], 0),
+        (vec!["verify", "--dir", dir], 1),
+        (vec!["show", "--trace", "--moves", long_game], 0),
+        (vec!["perft", "--depth", "3"], 0),
+        (vec!["stats", "--dir", dir], 0),
+    ] {
+        let (code, err) = closed_pipe(&args, lines);
+        assert_eq!(code, Some(141), "{args:?}: {err}");
+        assert!(!err.contains("panicked"), "{args:?}: {err}");
+        assert!(!err.contains("Broken pipe"), "{args:?}: {err}");
+    }
+}
+
+#[test]
+fn a_build_stopped_by_a_closed_pipe_leaves_only_valid_files() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path().to_str().unwrap();
+    // The first line, then level 0's: the pipe closes while level 1 or a
+    // later one is being built, and the build stops once it is written.
+    let (code, err) = closed_pipe(
+        &["build", "--max-seeds", "14", "--dir", dir, "--quiet"],
+        2,
+    );
+    assert_eq!(code, Some(141), "{err}");
+    assert!(err.is_empty(), "{err}");
+    let names: Vec<String> = std::fs::read_dir(tmp.path())
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    assert!(names.iter().all(|n| !n.ends_with(".tmp")), "{names:?}");
+    let tables = names.iter().filter(|n| n.ends_with(".owt")).count();
+    assert!((1..15).contains(&tables), "{names:?}");
+    let verified = stdout(&["verify", "--dir", dir]);
+    assert_eq!(verified.matches(": ok").count(), tables, "{verified}");
+}
+
+#[test]
+fn threads_the_system_will_not_start_are_an_error_not_a_panic() {
+    // Root ignores the process limit, so the address space is limited:
+    // thread stacks no longer fit. Some limit in the range lets the binary
+    // start but not 30 threads.
+    let bin = env!("CARGO_BIN_EXE_oware");
+    let mut refused = 0;
+    for kib in (20_000..=300_000).step_by(20_000) {
+        let out = Command::new("sh")
+            .arg("-c")
+            .arg(format!(
+                "ulimit -v {kib}; exec {bin} bestmove --threads 30 --depth 3 --no-db --hash 1"
+            ))
+            .output()
+            .unwrap();
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(!err.contains("panicked"), "{kib} KiB: {err}");
+        if err.contains("cannot start 30 search threads") {
+            assert_eq!(out.status.code(), Some(2), "{err}");
+            assert_eq!(err.trim().lines().count(), 1, "{err}");
+            refused += 1;
+        }
+    }
+    assert!(refused > 0, "no limit refused the threads");
+}
+
+#[test]
+fn a_hash_larger_than_the_memory_is_refused() {
+    fails(
+        &["bestmove", "--hash", "65536", "--depth", "1", "--no-db"],
+        "more than the memory available",
+    );
+}
+
+#[test]
+fn the_hash_table_is_touched_when_it_is_made() {
+    fn resident_kib() -> u64 {
+        let status = std::fs::read_to_string("/proc/self/status").unwrap();
+        let line = status.lines().find(|l| l.starts_with("VmRSS:")).unwrap();
+        line.split_whitespace().nth(1).unwrap().parse().unwrap()
+    }
+    let before = resident_kib();
+    let table = oware::search::tt::TranspositionTable::new(128);
+    let grown = resident_kib() - before;
+    assert!(grown >= 120 << 10, "only {grown} KiB resident");
+    assert_eq!(table.mib(), 128);
+}
+
+#[test]
+fn table_folders_asked_for_must_exist() {
+    fails(
+        &["bestmove", "--db", "/no/such/folder", "--depth", "2"],
+        "no such folder",
+    );
+    let out = Command::new(env!("CARGO_BIN_EXE_oware"))
+        .args(["bestmove", "--depth", "2"])
+        .env("OWARE_DB", "/no/such/folder")
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("/no/such/folder"));
+    // The default folder missing: said on stderr, and the search goes on.
+    let cwd = tempfile::tempdir().unwrap();
+    let out = Command::new(env!("CARGO_BIN_EXE_oware"))
+        .args(["bestmove", "--depth", "2"])
+        .current_dir(cwd.path())
+        .env_remove("OWARE_DB")
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.starts_with("tables: none"), "{err}");
+}
+
+#[test]
+fn oware_db_names_the_default_folder_and_the_levels_are_said() {
+    let tables = tempfile::tempdir().unwrap();
+    build(tables.path(), "8");
+    let cwd = tempfile::tempdir().unwrap();
+    let out = Command::new(env!("CARGO_BIN_EXE_oware"))
+        .args([
+            "bestmove",
+            "0-0-0-1-0-2-0-1-0-3-0-0-20-21-S",
+            "--depth",
+            "4",
+            "--json",
+        ])
+        .current_dir(cwd.path())
+        .env("OWARE_DB", tables.path())
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("tables: levels 0..8 of abapa"), "{err}");
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert!(v["tb_hits"].as_u64().unwrap() > 0, "{v}");
+    assert_eq!(v["result"], "win", "{v}");
+}
+
+#[test]
+fn analyze_and_bestmove_count_depths_and_plies_alike() {
+    let tables = tempfile::tempdir().unwrap();
+    build(tables.path(), "8");
+    let db = tables.path().to_str().unwrap();
+    let pos = "0-0-0-1-0-2-0-1-0-3-0-0-20-21-S";
+    for depth in ["1", "3", "6"] {
+        let best: serde_json::Value = serde_json::from_str(&stdout(&[
+            "bestmove", pos, "--depth", depth, "--db", db, "--json",
+        ]))
+        .unwrap();
+        let all: serde_json::Value = serde_json::from_str(&stdout(&[
+            "analyze", pos, "--depth", depth, "--db", db, "--json",
+        ]))
+        .unwrap();
+        let top = &all["moves"][0];
+        assert_eq!(top["move"], best["best"], "{all} {best}");
+        assert_eq!(top["result"], best["result"], "{all} {best}");
+        assert_eq!(top["plies"], best["plies"], "{all} {best}");
+        for m in all["moves"].as_array().unwrap() {
+            assert!(m["depth"].as_u64().unwrap() <= depth.parse().unwrap(), "{m}");
+            assert!(m["pv"].is_array(), "{m}");
+        }
+    }
+    // Without tables, each move's depth is the depth asked for.
+    let all: serde_json::Value = serde_json::from_str(&stdout(&[
+        "analyze", "--depth", "1", "--no-db", "--json",
+    ]))
+    .unwrap();
+    for m in all["moves"].as_array().unwrap() {
+        assert_eq!(m["depth"], 1, "{m}");
+    }
+}
+
+#[test]
+fn proven_results_are_not_printed_as_huge_scores() {
+    // South to move captures 2 with F and reaches 22 of 25 needed... the
+    // game is decided within a few plies: the score is a margin in seeds.
+    let v: serde_json::Value = serde_json::from_str(&stdout(&[
+        "bestmove",
+        "0-0-0-0-0-1-0-0-0-0-0-0-24-23-S",
+        "--depth",
+        "4",
+        "--no-db",
+        "--json",
+    ]))
+    .unwrap();
+    assert_eq!(v["result"], "win", "{v}");
+    assert!(v["score"].as_f64().unwrap().abs() <= 48.0, "{v}");
+    assert!(v["plies"].as_u64().unwrap() >= 1, "{v}");
+    assert!(v["pv"].is_array(), "{v}");
+}
+
+#[test]
+fn every_command_with_json_prints_one_object() {
+    let tables = tempfile::tempdir().unwrap();
+    let dir = tables.path().to_str().unwrap();
+    let built: serde_json::Value = serde_json::from_str(&stdout(&[
+        "build",
+        "--max-seeds",
+        "5",
+        "--dir",
+        dir,
+        "--quiet",
+        "--json",
+    ]))
+    .unwrap();
+    assert_eq!(built["levels"].as_array().unwrap().len(), 6, "{built}");
+    assert_eq!(built["levels"][4]["boards"], 1365, "{built}");
+    for args in [
+        vec!["perft", "--depth", "3", "--divide", "--json"],
+        vec!["verify", "--dir", dir, "--json"],
+        vec!["stats", "--dir", dir, "--json"],
+        vec!["bench", "--depth", "3", "--no-db", "--json"],
+        vec!["match", "--toggle", "reductions", "--depth", "1", "--max-plies", "20", "--json"],
+        vec!["show", "--json"],
+        vec!["analyze", "--depth", "2", "--no-db", "--json"],
+        vec!["bestmove", "--depth", "2", "--no-db", "--json"],
+    ] {
+        let text = stdout(&args);
+        assert_eq!(text.trim().lines().count(), 1, "{args:?}: {text}");
+        let v: serde_json::Value = serde_json::from_str(&text).unwrap();
+        assert!(v.is_object(), "{args:?}: {text}");
+    }
+    let perft: serde_json::Value =
+        serde_json::from_str(&stdout(&["perft", "--depth", "3", "--json"])).unwrap();
+    assert_eq!(perft["leaves"], 216);
+    let out = oware(&["verify", "--dir", dir, "--json", "--level", "3"]);
+    assert!(out.status.success());
+}
