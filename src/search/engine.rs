@@ -111,6 +111,11 @@ impl Engine {
         self.tables = tables;
     }
 
+    /// The tables in use, if any.
+    pub fn tables(&self) -> Option<&Arc<Tablebase>> {
+        self.tables.as_ref()
+    }
+
     /// Forgets everything learnt (a new game).
     pub fn clear(&self) {
         self.tt.clear();
