@@ -617,12 +617,7 @@ fn main() -> ExitCode {
         Some(Command::Match(args)) => self_match(args),
         Some(Command::Uci(args)) => {
             let stdin = std::io::stdin();
-            oware::uci::run(
-                stdin.lock(),
-                std::io::stdout(),
-                Rules::of(args.rules),
-                args.db,
-            );
+            oware::uci::run(stdin, std::io::stdout(), Rules::of(args.rules), args.db);
             Ok(())
         }
     };
