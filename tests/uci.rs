@@ -4,31 +4,29 @@ use std::io::{BufRead, BufReader, Write};
 use std::process::{Command, Stdio};
 use std::time::Duration;
 
-/// Sends `script` (one command a line, `sleep N` pauses N ms) and returns
-/// everything the engine printed.
+/// Sends `script` (one command a line, `sleep N` pauses N ms, `wait`
+/// waits for a `bestmove`: the end of the input stops a search), closes the
+/// input and returns everything the engine printed.
 fn session(script: &[&str]) -> Vec<String> {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_oware"))
-        .args(["uci", "--db", "/nonexistent"])
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let mut stdin = child.stdin.take().unwrap();
+    let mut e = Live::start();
     for line in script {
         if let Some(ms) = line.strip_prefix("sleep ") {
             std::thread::sleep(Duration::from_millis(ms.parse().unwrap()));
+        } else if *line == "wait" {
+            e.wait_for("bestmove", 60 * SECOND)
+                .unwrap_or_else(|| panic!("no bestmove: {:?}", e.seen));
         } else {
-            writeln!(stdin, "{line}").unwrap();
-            stdin.flush().unwrap();
+            e.send(line);
         }
     }
-    drop(stdin);
-    let out = BufReader::new(child.stdout.take().unwrap())
-        .lines()
-        .map(|l| l.unwrap())
-        .collect();
-    assert!(child.wait().unwrap().success());
-    out
+    e.stdin = None;
+    let status = e.exit_within(30 * SECOND).expect("exits");
+    assert!(status.success());
+    // The rest of the output, up to its end.
+    while let Ok(line) = e.lines.recv_timeout(5 * SECOND) {
+        e.seen.push(line);
+    }
+    std::mem::take(&mut e.seen)
 }
 
 /// The letter of the last line, `bestmove X…`.
@@ -52,7 +50,7 @@ fn handshake() {
 
 #[test]
 fn go_depth_prints_info_and_a_legal_bestmove() {
-    let out = session(&["position startpos moves FfBe", "go depth 6"]);
+    let out = session(&["position startpos moves FfBe", "go depth 6", "wait"]);
     let infos: Vec<_> = out.iter().filter(|l| l.starts_with("info depth")).collect();
     assert_eq!(infos.len(), 6, "{out:?}");
     for needle in [" score cp ", " nodes ", " nps ", " time ", " pv "] {
@@ -85,6 +83,7 @@ fn clock_moves_are_quick() {
     let out = session(&[
         "position startpos moves F",
         "go wtime 1000 btime 1000 winc 0 binc 0",
+        "wait",
     ]);
     let mv = best_letter(&out);
     assert!(('a'..='f').contains(&mv), "North to move: {out:?}");
@@ -100,8 +99,10 @@ fn garbage_is_reported_and_ignored() {
         "setoption name Hash value lots",
         "setoption name Threads value 2",
         "go depth 3",
+        "wait",
         "position fen 0-0-0-0-0-0-1-2-0-0-0-0-20-20-S",
         "go depth 3",
+        "wait",
     ]);
     let strings: Vec<_> = out
         .iter()
@@ -390,7 +391,7 @@ fn score_of(line: &str) -> (i32, Option<i32>, Option<String>) {
 #[test]
 fn proven_scores_give_the_final_margin_and_the_plies() {
     let fen = "1-0-0-0-0-1-0-0-0-0-1-2-21-19-S";
-    let out = session(&[&format!("position fen {fen}"), "go depth 20"]);
+    let out = session(&[&format!("position fen {fen}"), "go depth 20", "wait"]);
     let last = out
         .iter()
         .rev()
@@ -424,7 +425,7 @@ fn proven_scores_give_the_final_margin_and_the_plies() {
     }
     assert_eq!(cp.signum(), mate.signum(), "{last}");
     // Heuristic scores stay plain centiseeds.
-    let out = session(&["position startpos", "go depth 4"]);
+    let out = session(&["position startpos", "go depth 4", "wait"]);
     let (_, mate, bound) = score_of(out.iter().rfind(|l| l.starts_with("info depth")).unwrap());
     assert_eq!((mate, bound), (None, None), "{out:?}");
 }
