@@ -1,18 +1,31 @@
 //! The engine protocol of the Aualé GUI (a UCI dialect, RULES.md §6).
 //!
-//! Commands are read one a line; a search runs on its own thread so that
-//! `stop`, `isready` and `quit` are answered while it thinks.
+//! A thread reads the input, line by line as bytes; the session handles
+//! each line, and a search runs on a thread of its own so that `stop`,
+//! `ponderhit`, `isready` and `quit` are answered while it thinks. The
+//! `bestmove` of `go ponder` and `go infinite` waits for `stop` (or
+//! `ponderhit`) even when the search ends by itself. The session ends on
+//! `quit`, at the end of the input (stopping any search, which prints its
+//! `bestmove`) or when the output can no longer be written.
 
-use std::io::{BufRead, Write};
+pub mod go;
+pub mod lines;
+
+use std::io::{BufReader, Read, Write};
 use std::path::PathBuf;
+use std::sync::atomic::AtomicBool;
 use std::sync::atomic::Ordering::Relaxed;
-use std::sync::{Arc, Mutex};
+use std::sync::mpsc::{SyncSender, sync_channel};
+use std::sync::{Arc, Condvar, Mutex, MutexGuard};
 use std::thread::JoinHandle;
-use std::time::Duration;
+use std::time::Instant;
 
-use crate::search::{Clock, Engine, Iteration, Limits, PROVEN};
+use crate::search::proof::proven_margin;
+use crate::search::{Engine, Iteration, Limits, PROVEN, WIN};
 use crate::tb::Tablebase;
-use crate::{Game, Position, Rules, Side, format_moves, parse_moves};
+use crate::{Game, Position, Rules, format_moves, parse_moves};
+use go::parse_go;
+use lines::{Line, MAX_LINE, read_line};
 
 /// Protocol settings that are not the engine's own.
 struct Options {
@@ -20,6 +33,127 @@ struct Options {
     threads: usize,
     use_leaves: bool,
     table_path: PathBuf,
+    /// Whether the folder was asked for (it must then exist) rather than
+    /// the default one.
+    table_asked: bool,
+}
+
+/// What the session's loop waits for.
+enum Event {
+    /// A line of input.
+    Line(Line),
+    /// The input ended (or could not be read).
+    End,
+    /// Writing the output failed.
+    OutputClosed,
+}
+
+/// The output, shared with the search thread. Once a write fails, nothing
+/// more is written, the search is stopped and the session's loop told.
+struct Output<W> {
+    writer: Mutex<W>,
+    closed: AtomicBool,
+    stop: Arc<AtomicBool>,
+    events: Mutex<Option<SyncSender<Event>>>,
+}
+
+impl<W: Write> Output<W> {
+    /// Writes one line; false if the output is closed.
+    fn send(&self, line: &str) -> bool {
+        if self.closed.load(Relaxed) {
+            return false;
+        }
+        let mut writer = lock(&self.writer);
+        if writeln!(writer, "{line}")
+            .and_then(|()| writer.flush())
+            .is_ok()
+        {
+            return true;
+        }
+        drop(writer);
+        self.closed.store(true, Relaxed);
+        self.stop.store(true, Relaxed);
+        if let Some(events) = lock(&self.events).as_ref() {
+            let _ = events.try_send(Event::OutputClosed);
+        }
+        false
+    }
+}
+
+/// A mutex's contents, even if a thread panicked while holding it.
+fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
+    mutex.lock().unwrap_or_else(|e| e.into_inner())
+}
+
+/// What a running search shares with the session: whether its `bestmove`
+/// is held, and the time limits of a ponder search.
+#[derive(Default)]
+struct Hold {
+    /// The `bestmove` waits until this is cleared.
+    held: bool,
+    /// `go infinite`: still held after `ponderhit`.
+    infinite: bool,
+    /// The time limits that start at `ponderhit` (while pondering).
+    ponder: Option<Limits>,
+    /// After `ponderhit`: no iteration starts after this.
+    soft: Option<Instant>,
+    /// The search thread has printed its `bestmove`.
+    finished: bool,
+}
+
+/// A [`Hold`] and the condition its changes are signalled on.
+#[derive(Default)]
+struct Control {
+    hold: Mutex<Hold>,
+    changed: Condvar,
+}
+
+impl Control {
+    fn release(&self) {
+        lock(&self.hold).held = false;
+        self.changed.notify_all();
+    }
+
+    fn wait_for_release(&self) {
+        let mut hold = lock(&self.hold);
+        while hold.held {
+            hold = self.changed.wait(hold).unwrap_or_else(|e| e.into_inner());
+        }
+    }
+
+    fn finish(&self) {
+        lock(&self.hold).finished = true;
+        self.changed.notify_all();
+    }
+
+    /// Raises `stop` at `deadline` unless the search has finished first
+    /// (checked under the lock, so that a later search is never stopped).
+    fn stop_at(&self, deadline: Instant, stop: &AtomicBool) {
+        let mut hold = lock(&self.hold);
+        loop {
+            if hold.finished {
+                return;
+            }
+            let now = Instant::now();
+            if now >= deadline {
+                stop.store(true, Relaxed);
+                return;
+            }
+            hold = self
+                .changed
+                .wait_timeout(hold, deadline - now)
+                .unwrap_or_else(|e| e.into_inner())
+                .0;
+        }
+    }
+}
+
+/// The running search.
+struct Running {
+    thread: JoinHandle<()>,
+    control: Arc<Control>,
+    /// Stops a search at its deadline after `ponderhit`.
+    timer: Option<JoinHandle<()>>,
 }
 
 /// The protocol session: the engine, the current game and the running search.
@@ -28,31 +162,41 @@ pub struct Session<W: Write + Send + 'static> {
     game: Game,
     rules: Rules,
     options: Options,
-    out: Arc<Mutex<W>>,
-    search: Option<JoinHandle<()>>,
-    /// Whether the running search has no limit of its own.
-    infinite: bool,
-    stop: Arc<std::sync::atomic::AtomicBool>,
+    out: Arc<Output<W>>,
+    search: Option<Running>,
+    stop: Arc<AtomicBool>,
+    /// `info string` lines said before the next `uciok`, or before the
+    /// answer to any other command (what the tables opened at the start
+    /// hold: said at once, they would come before `id name`).
+    pending: Vec<String>,
 }
 
-fn send<W: Write>(out: &Mutex<W>, line: &str) {
-    let mut out = out.lock().expect("no panic while printing");
-    let _ = writeln!(out, "{line}");
-    let _ = out.flush();
+/// The `score …` fields of an `info` line: `cp X` (hundredths of a seed)
+/// for a heuristic score; for a proven result, the final margin the
+/// principal variation reaches (see [`proven_margin`]) and the plies to the
+/// end, `cp 500 mate 7` (negative for a loss), or when the margin is not
+/// known the least a win has, `cp 200 lowerbound mate 7` (`cp -200
+/// upperbound mate -7` for a loss).
+pub fn score_fields(it: &Iteration, game: &Game, tables: Option<&Tablebase>) -> String {
+    if it.score.abs() < PROVEN {
+        return format!("cp {}", it.score);
+    }
+    let sign = it.score.signum();
+    let mate = sign * (WIN - it.score.abs());
+    match proven_margin(game, &it.pv, tables) {
+        Some(margin) if margin.signum() == sign => format!("cp {} mate {mate}", margin * 100),
+        _ if sign > 0 => format!("cp 200 lowerbound mate {mate}"),
+        _ => format!("cp -200 upperbound mate {mate}"),
+    }
 }
 
-/// An `info` line for a finished iteration.
-pub fn info_line(it: &Iteration) -> String {
+/// An `info` line for a finished iteration of a search of `game`.
+pub fn info_line(it: &Iteration, game: &Game, tables: Option<&Tablebase>) -> String {
     let nps = crate::search::report::nps(it.nodes, it.time);
-    let score = if it.score.abs() >= PROVEN {
-        // Proven results: the sign carries the result, the size the plies.
-        it.score.signum() * (10_000 + (crate::search::WIN - it.score.abs()))
-    } else {
-        it.score
-    };
     format!(
-        "info depth {} score cp {score} nodes {} nps {nps} time {} pv {}",
+        "info depth {} score {} nodes {} nps {nps} time {} pv {}",
         it.depth,
+        score_fields(it, game, tables),
         it.nodes,
         it.time.as_millis(),
         format_moves(&it.pv)
@@ -61,8 +205,10 @@ pub fn info_line(it: &Iteration) -> String {
 
 impl<W: Write + Send + 'static> Session<W> {
     /// A session writing to `out`, playing by `rules`, looking for tables
-    /// in `table_path`.
-    pub fn new(out: W, rules: Rules, table_path: PathBuf) -> Session<W> {
+    /// in `table_path` (which must exist if `table_asked`; otherwise a
+    /// missing folder only means no tables). What it finds is said as
+    /// `info string` lines before `uciok`.
+    pub fn new(out: W, rules: Rules, table_path: PathBuf, table_asked: bool) -> Session<W> {
         let engine = Engine::new(64, 1, None);
         let stop = engine.stop_flag();
         let mut session = Session {
@@ -74,60 +220,113 @@ impl<W: Write + Send + 'static> Session<W> {
                 threads: 1,
                 use_leaves: true,
                 table_path,
+                table_asked,
             },
-            out: Arc::new(Mutex::new(out)),
+            out: Arc::new(Output {
+                writer: Mutex::new(out),
+                closed: AtomicBool::new(false),
+                stop: Arc::clone(&stop),
+                events: Mutex::new(None),
+            }),
             search: None,
-            infinite: false,
             stop,
+            pending: Vec::new(),
         };
         session.load_tables();
         session
     }
 
-    fn say(&self, line: &str) {
-        send(&self.out, line);
+    /// Whether writing the output has failed (the session should end).
+    pub fn output_closed(&self) -> bool {
+        self.out.closed.load(Relaxed)
     }
 
+    fn say(&self, line: &str) {
+        self.out.send(line);
+    }
+
+    /// Opens the tables of the option `TablePath` (unless `UseLeaves` is
+    /// off) and says which levels are in use, which files were left closed
+    /// as damaged, or why none are used.
     fn load_tables(&mut self) {
-        let tables = if self.options.use_leaves && self.options.table_path.is_dir() {
+        self.halt();
+        let path = &self.options.table_path;
+        let mut notes = Vec::new();
+        let tables = if !self.options.use_leaves {
+            notes.push("tables: none (UseLeaves is off)".to_string());
+            None
+        } else if !self.options.table_asked && !path.is_dir() {
+            notes.push(format!("tables: none ({} not found)", path.display()));
+            None
+        } else {
             match Tablebase::open_for_search(
-                &self.options.table_path,
+                path,
                 self.rules.variant,
                 crate::tb::SEARCH_LEVEL_LIMIT as usize,
             ) {
-                Ok(tb) if tb.complete_up_to().is_some() => Some(Arc::new(tb)),
-                Ok(_) => None,
+                Ok(tb) => {
+                    for rejected in tb.rejected() {
+                        notes.push(format!("table left closed: {rejected}"));
+                    }
+                    notes.push(format!("tables: {}", tb.describe()));
+                    tb.complete_up_to().is_some().then(|| Arc::new(tb))
+                }
                 Err(e) => {
-                    self.say(&format!("info string tables not used: {e}"));
+                    notes.push(format!("tables not used: {e}"));
                     None
                 }
             }
-        } else {
-            None
         };
-        self.halt();
-        self.engine.lock().expect("engine").set_tables(tables);
+        lock(&self.engine).set_tables(tables);
+        self.pending
+            .extend(notes.into_iter().map(|n| format!("info string {n}")));
     }
 
-    /// Waits for the running search (if any) to finish.
-    fn wait(&mut self) {
-        if let Some(handle) = self.search.take() {
-            let _ = handle.join();
+    /// Says what waits to be said (see [`Session::new`]).
+    fn flush_pending(&mut self) {
+        for line in std::mem::take(&mut self.pending) {
+            self.say(&line);
         }
     }
 
-    /// Stops the running search (which then prints its `bestmove`) and
-    /// waits for it.
-    fn halt(&mut self) {
-        if self.search.is_some() {
+    /// Stops the running search (if any), which then prints its
+    /// `bestmove`, and waits for it.
+    pub fn halt(&mut self) {
+        if let Some(running) = self.search.take() {
             self.stop.store(true, Relaxed);
-            self.wait();
+            running.control.release();
+            let _ = running.thread.join();
+            if let Some(timer) = running.timer {
+                let _ = timer.join();
+            }
+        }
+    }
+
+    /// Handles one line read as bytes; returns false on `quit`. A line
+    /// that is not UTF-8, or longer than [`MAX_LINE`], is reported and
+    /// ignored.
+    pub fn handle_line(&mut self, line: &Line) -> bool {
+        if line.discarded > 0 {
+            self.say(&format!(
+                "info string ignored a line longer than {MAX_LINE} bytes"
+            ));
+            return true;
+        }
+        match std::str::from_utf8(&line.bytes) {
+            Ok(text) => self.handle(text),
+            Err(_) => {
+                self.say("info string ignored a line that is not UTF-8");
+                true
+            }
         }
     }
 
     /// Handles one line; returns false on `quit`.
     pub fn handle(&mut self, line: &str) -> bool {
         let words: Vec<&str> = line.split_whitespace().collect();
+        if !matches!(words.first(), None | Some(&"uci")) {
+            self.flush_pending();
+        }
         match words.first().copied() {
             None => {}
             Some("uci") => {
@@ -141,18 +340,19 @@ impl<W: Write + Send + 'static> Session<W> {
                     "option name TablePath type string default {}",
                     self.options.table_path.display()
                 ));
+                self.flush_pending();
                 self.say("uciok");
             }
             Some("isready") => self.say("readyok"),
             Some("ucinewgame") => {
                 self.halt();
-                self.engine.lock().expect("engine").clear();
+                lock(&self.engine).clear();
                 self.game = Game::new(Position::START, self.rules);
             }
             Some("position") => self.position(&words[1..]),
             Some("go") => self.go(&words[1..]),
             Some("stop") => self.halt(),
-            Some("ponderhit") => {}
+            Some("ponderhit") => self.ponderhit(),
             Some("setoption") => self.setoption(&words[1..]),
             Some("quit") => {
                 self.halt();
@@ -224,137 +424,241 @@ impl<W: Write + Send + 'static> Session<W> {
         self.halt();
         match name.to_ascii_lowercase().as_str() {
             "hash" => match value.parse::<usize>() {
-                Ok(mib) if (1..=65536).contains(&mib) => {
-                    self.options.hash = mib;
-                    self.engine.lock().expect("engine").set_hash(mib);
-                }
+                Ok(mib) if (1..=65536).contains(&mib) => self.set_hash(mib),
                 _ => self.say(&format!("info string bad Hash value '{value}'")),
             },
             "threads" => match value.parse::<usize>() {
-                Ok(t) if (1..=256).contains(&t) => {
-                    self.options.threads = t;
-                    self.engine.lock().expect("engine").set_threads(t);
-                }
+                Ok(t) if (1..=256).contains(&t) => self.set_threads(t),
                 _ => self.say(&format!("info string bad Threads value '{value}'")),
             },
             "ownbook" => {}
             "useleaves" => {
                 self.options.use_leaves = value.eq_ignore_ascii_case("true");
                 self.load_tables();
+                self.flush_pending();
             }
             "tablepath" => {
                 self.options.table_path = PathBuf::from(value);
+                self.options.table_asked = true;
                 self.load_tables();
+                self.flush_pending();
             }
             _ => self.say(&format!("info string unknown option '{name}'")),
         }
     }
 
+    /// `setoption name Hash`: the table is made (and its pages touched)
+    /// now, before `readyok`, so that no clock pays for it. A size above
+    /// the memory available is refused; less memory than asked is said.
+    fn set_hash(&mut self, mib: usize) {
+        if let Err(e) = crate::search::tt::check_size(mib) {
+            self.say(&format!(
+                "info string {e}; Hash stays {}",
+                self.options.hash
+            ));
+            return;
+        }
+        let mut engine = lock(&self.engine);
+        engine.set_hash(mib);
+        let got = engine.hash_mib();
+        drop(engine);
+        self.options.hash = got;
+        if got < mib {
+            self.say(&format!(
+                "info string the system gave {got} MiB for Hash, not {mib}"
+            ));
+        }
+    }
+
+    /// `setoption name Threads`: the threads are started once to see that
+    /// the system allows them; if not, the engine goes on with those that
+    /// started, and says so.
+    fn set_threads(&mut self, threads: usize) {
+        let mut engine = lock(&self.engine);
+        engine.set_threads(threads);
+        if let Err(e) = engine.check_threads() {
+            let started = match e {
+                crate::search::SearchError::Threads { started, .. } => started.max(1),
+                _ => 1,
+            };
+            engine.set_threads(started);
+            drop(engine);
+            self.say(&format!("info string {e}; using {started}"));
+            self.options.threads = started;
+            return;
+        }
+        self.options.threads = threads;
+    }
+
     fn go(&mut self, words: &[&str]) {
         self.halt();
-        self.infinite = false;
-        let mut limits = Limits::default();
-        let mut clock = [Clock::default(), Clock::default()];
-        let mut timed = false;
-        let mut i = 0;
-        while i < words.len() {
-            let number = words.get(i + 1).and_then(|w| w.parse::<u64>().ok());
-            let ms = number.map(Duration::from_millis);
-            let used = match (words[i], number) {
-                ("depth", Some(n)) => {
-                    limits.depth = Some(n as u32);
-                    true
-                }
-                ("movetime", Some(_)) => {
-                    limits.movetime = ms;
-                    true
-                }
-                ("nodes", Some(n)) => {
-                    limits.nodes = Some(n);
-                    true
-                }
-                ("wtime", Some(_)) => {
-                    clock[0].time_left = ms.unwrap_or_default();
-                    timed = true;
-                    true
-                }
-                ("btime", Some(_)) => {
-                    clock[1].time_left = ms.unwrap_or_default();
-                    timed = true;
-                    true
-                }
-                ("winc", Some(_)) => {
-                    clock[0].increment = ms.unwrap_or_default();
-                    true
-                }
-                ("binc", Some(_)) => {
-                    clock[1].increment = ms.unwrap_or_default();
-                    true
-                }
-                ("movestogo", Some(n)) => {
-                    clock[0].moves_to_go = Some(n as u32);
-                    clock[1].moves_to_go = Some(n as u32);
-                    true
-                }
-                ("infinite" | "ponder", _) => {
-                    self.infinite = true;
-                    false
-                }
-                (word, _) => {
-                    self.say(&format!("info string ignored '{word}' in go"));
-                    false
-                }
-            };
-            i += if used { 2 } else { 1 };
+        let go = parse_go(words, self.game.position().side_to_move());
+        for note in &go.notes {
+            self.say(&format!("info string {note}"));
         }
-        if limits == Limits::default() && !timed {
-            self.infinite = true;
-        }
-        if timed {
-            let side = self.game.position().side_to_move();
-            limits.clock = Some(clock[usize::from(side == Side::North)]);
-        }
+        let control = Arc::new(Control {
+            hold: Mutex::new(Hold {
+                held: go.holds_bestmove(),
+                infinite: go.infinite,
+                ponder: go.ponder.then_some(go.on_ponderhit),
+                ..Hold::default()
+            }),
+            changed: Condvar::new(),
+        });
         self.stop.store(false, Relaxed);
         let engine = Arc::clone(&self.engine);
         let out = Arc::clone(&self.out);
+        let stop = Arc::clone(&self.stop);
         let game = self.game.clone();
-        self.search = Some(std::thread::spawn(move || {
-            let engine = engine.lock().expect("engine");
-            let result = engine.search(&game, &limits, |it| send(&out, &info_line(it)));
+        let limits = go.limits;
+        let shared = Arc::clone(&control);
+        let spawned = std::thread::Builder::new().spawn(move || {
+            let control = shared;
+            let engine = lock(&engine);
+            let tables = engine.tables().map(|t| &**t);
+            let result = engine.search(&game, &limits, |it| {
+                out.send(&info_line(it, &game, tables));
+                // After `ponderhit`, no iteration starts past the soft
+                // deadline.
+                if lock(&control.hold)
+                    .soft
+                    .is_some_and(|s| Instant::now() >= s)
+                {
+                    stop.store(true, Relaxed);
+                }
+            });
+            drop(engine);
+            control.wait_for_release();
             match result {
                 Ok(r) => {
                     let best = r.best.map_or("0000".to_string(), |m| m.to_string());
                     match r.last.pv.get(1) {
-                        Some(ponder) => send(&out, &format!("bestmove {best} ponder {ponder}")),
-                        None => send(&out, &format!("bestmove {best}")),
-                    }
+                        Some(ponder) => out.send(&format!("bestmove {best} ponder {ponder}")),
+                        None => out.send(&format!("bestmove {best}")),
+                    };
                 }
                 Err(e) => {
-                    send(&out, &format!("info string {e}"));
-                    send(&out, "bestmove 0000");
+                    out.send(&format!("info string {e}"));
+                    out.send("bestmove 0000");
                 }
             }
-        }));
+            control.finish();
+        });
+        match spawned {
+            Ok(thread) => {
+                self.search = Some(Running {
+                    thread,
+                    control,
+                    timer: None,
+                });
+            }
+            Err(e) => self.search_here(&go.limits, &e),
+        }
+    }
+
+    /// A search on the session's own thread, for when its thread cannot be
+    /// started: `stop` is not read meanwhile, so a search without limits
+    /// gets one second.
+    fn search_here(&mut self, limits: &Limits, error: &std::io::Error) {
+        self.say(&format!(
+            "info string cannot start the search thread ({error}); searching on this one"
+        ));
+        let mut limits = *limits;
+        if limits.depth.is_none()
+            && limits.movetime.is_none()
+            && limits.clock.is_none()
+            && limits.nodes.is_none()
+        {
+            limits.movetime = Some(std::time::Duration::from_secs(1));
+        }
+        let engine = lock(&self.engine);
+        let tables = engine.tables().map(|t| &**t);
+        let result = engine.search(&self.game, &limits, |it| {
+            self.out.send(&info_line(it, &self.game, tables));
+        });
+        drop(engine);
+        match result {
+            Ok(r) => {
+                let best = r.best.map_or("0000".to_string(), |m| m.to_string());
+                self.say(&format!("bestmove {best}"));
+            }
+            Err(e) => {
+                self.say(&format!("info string {e}"));
+                self.say("bestmove 0000");
+            }
+        }
+    }
+
+    /// `ponderhit`: the ponder search goes on as a timed one, its clock
+    /// starting now, and its `bestmove` is no longer held.
+    fn ponderhit(&mut self) {
+        let Some(running) = self.search.as_mut() else {
+            self.say("info string ponderhit with no search running");
+            return;
+        };
+        let control = Arc::clone(&running.control);
+        let mut hold = lock(&control.hold);
+        let Some(limits) = hold.ponder.take() else {
+            drop(hold);
+            self.say("info string ponderhit when not pondering");
+            return;
+        };
+        let deadlines = limits.deadlines(Instant::now());
+        hold.soft = deadlines.soft;
+        hold.held = hold.infinite;
+        drop(hold);
+        control.changed.notify_all();
+        if let Some(hard) = deadlines.hard {
+            let stop = Arc::clone(&self.stop);
+            // Without the timer, the search still stops at the end of the
+            // first iteration past the soft deadline.
+            running.timer = std::thread::Builder::new()
+                .spawn(move || control.stop_at(hard, &stop))
+                .ok();
+        }
     }
 }
 
-/// Runs the protocol on `input` and `output` until `quit` or end of input.
-pub fn run<R: BufRead, W: Write + Send + 'static>(
+/// Runs the protocol on `input` and `output` until `quit`, the end of the
+/// input (which stops a running search) or a failed write.
+pub fn run<R: Read + Send + 'static, W: Write + Send + 'static>(
     input: R,
     output: W,
     rules: Rules,
     tables: PathBuf,
+    tables_asked: bool,
 ) {
-    let mut session = Session::new(output, rules, tables);
-    for line in input.lines() {
-        let Ok(line) = line else { break };
-        if !session.handle(line.trim()) {
-            return;
+    let mut session = Session::new(output, rules, tables, tables_asked);
+    // A few lines of look-ahead: the reader waits while the session is busy.
+    let (events, received) = sync_channel(16);
+    *lock(&session.out.events) = Some(events.clone());
+    let mut input = BufReader::new(input);
+    let reader = std::thread::Builder::new().spawn(move || {
+        loop {
+            let event = match read_line(&mut input, MAX_LINE) {
+                Ok(Some(line)) => Event::Line(line),
+                Ok(None) | Err(_) => Event::End,
+            };
+            let end = matches!(event, Event::End);
+            if events.send(event).is_err() || end {
+                return;
+            }
+        }
+    });
+    if let Err(e) = reader {
+        // Nothing can be read: the session ends, saying why.
+        session.say(&format!("info string cannot start the input reader: {e}"));
+        return;
+    }
+    for event in received.iter() {
+        let go_on = match event {
+            Event::Line(line) => session.handle_line(&line),
+            Event::End | Event::OutputClosed => false,
+        };
+        if !go_on || session.output_closed() {
+            break;
         }
     }
-    // End of input: a search with limits finishes; an infinite one stops.
-    if session.infinite {
-        session.halt();
-    }
-    session.wait();
+    session.halt();
+    *lock(&session.out.events) = None;
 }

@@ -23,7 +23,9 @@ pub fn run(args: SearchArgs) -> Result<()> {
                 let it = &r.result.last;
                 let mut map = serde_json::Map::new();
                 map.insert("move".into(), json!(r.mv.to_string()));
-                map.extend(search::report::score_fields(it.score, None));
+                let tables = engine.tables().map(|t| &**t);
+                let margin = search::proof::proven_margin(&game, &it.pv, tables);
+                map.extend(search::report::score_fields(it.score, margin));
                 map.insert("depth".into(), json!(it.depth));
                 map.insert("nodes".into(), json!(it.nodes));
                 map.insert("time_ms".into(), json!(it.time.as_millis() as u64));

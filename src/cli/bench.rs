@@ -31,6 +31,7 @@ pub fn run(args: BenchArgs) -> Result<()> {
     let depth = Some(args.depth.unwrap_or(14)).filter(|_| args.movetime.is_none());
     let limits = limits_from(depth, args.movetime, 1000);
     let mut positions = Vec::new();
+    let suite = search::bench::suite();
     let totals = search::bench::run(&engine, &limits, |i, name, r| {
         let nps = search::report::nps(r.last.nodes, r.last.time);
         if args.json {
@@ -41,7 +42,10 @@ pub fn run(args: BenchArgs) -> Result<()> {
             map.insert("time_ms".into(), json!(r.last.time.as_millis() as u64));
             map.insert("nps".into(), json!(nps));
             map.insert("best".into(), json!(r.best.map(|m| m.to_string())));
-            map.extend(search::report::score_fields(r.last.score, None));
+            let game = oware::Game::new(suite[i].1, oware::Rules::ABAPA);
+            let tables = engine.tables().map(|t| &**t);
+            let margin = search::proof::proven_margin(&game, &r.last.pv, tables);
+            map.extend(search::report::score_fields(r.last.score, margin));
             positions.push(serde_json::Value::Object(map));
             return;
         }

@@ -52,7 +52,9 @@ pub fn run(args: SearchArgs) -> Result<()> {
         ));
     }
     if json {
-        output::line(search::report::result_json(&result, None));
+        let tables = engine.tables().map(|t| &**t);
+        let margin = search::proof::proven_margin(&game, &result.last.pv, tables);
+        output::line(search::report::result_json(&result, margin));
     } else {
         let best = result.best.map_or("none".to_string(), |m| m.to_string());
         output::line(format_args!("bestmove {best}"));

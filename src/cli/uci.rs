@@ -23,8 +23,8 @@ pub struct UciArgs {
 
 /// Runs `oware uci` until `quit` or the end of input.
 pub fn run(args: UciArgs) -> Result<()> {
-    let (dir, _) = table_folder(args.db.as_ref());
+    let (dir, asked) = table_folder(args.db.as_ref());
     let stdin = std::io::stdin();
-    oware::uci::run(stdin.lock(), std::io::stdout(), Rules::of(args.rules), dir);
+    oware::uci::run(stdin, std::io::stdout(), Rules::of(args.rules), dir, asked);
     Ok(())
 }

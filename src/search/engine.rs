@@ -7,9 +7,9 @@ use std::time::{Duration, Instant};
 
 use super::busy::Busy;
 use super::eval::{EvalParams, Evaluator};
-use super::limits::{Deadlines, Limits};
+use super::limits::{Deadlines, Limits, MAX_DEPTH};
 use super::tt::{LocalTable, TranspositionTable};
-use super::worker::{ALL_HOUSES, Features, INFINITE, MAX_PLY, Shared, Worker, is_proven};
+use super::worker::{ALL_HOUSES, Features, INFINITE, Shared, Worker, is_proven};
 use crate::tb::Tablebase;
 use crate::{Game, Move, Position};
 
@@ -243,10 +243,7 @@ impl Engine {
             rules: *game.rules(),
         };
         let history = game.positions_since_capture();
-        let max_depth = limits
-            .depth
-            .unwrap_or(MAX_PLY as u32 - 8)
-            .min(MAX_PLY as u32 - 8);
+        let max_depth = limits.depth.unwrap_or(MAX_DEPTH).min(MAX_DEPTH);
         let (result, threads) = if self.threads == 1 {
             // No thread to start: the search runs here, and reports its
             // iterations as it completes them.

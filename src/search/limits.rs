@@ -38,6 +38,10 @@ pub struct Deadlines {
     pub hard: Option<Instant>,
 }
 
+/// The deepest iteration the engine runs (deeper depth limits are cut to
+/// it).
+pub const MAX_DEPTH: u32 = super::worker::MAX_PLY as u32 - 8;
+
 /// Margin kept for answering after the hard deadline.
 const OVERHEAD: Duration = Duration::from_millis(15);
 
@@ -80,5 +84,28 @@ impl Limits {
             hard = Some(hard.map_or(start + cap, |h: Instant| h.min(start + cap)));
         }
         Deadlines { soft, hard }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn an_empty_clock_leaves_a_tiny_budget() {
+        let start = Instant::now();
+        let limits = Limits {
+            clock: Some(Clock::default()),
+            ..Limits::default()
+        };
+        let d = limits.deadlines(start);
+        let hard = d.hard.expect("a deadline") - start;
+        assert!(
+            hard > Duration::ZERO && hard <= Duration::from_millis(2),
+            "{hard:?}"
+        );
+        assert!(d.soft.expect("a deadline") <= d.hard.unwrap());
+        let d = Limits::movetime(Duration::ZERO).deadlines(start);
+        assert!(d.hard.unwrap() - start <= Duration::from_millis(2));
     }
 }

@@ -8,6 +8,7 @@ pub mod engine;
 pub mod eval;
 pub mod keys;
 pub mod limits;
+pub mod proof;
 pub mod report;
 pub mod selfplay;
 pub mod tt;
