@@ -298,3 +298,25 @@ fn every_command_with_json_prints_one_object() {
     let out = oware(&["verify", "--dir", dir, "--json", "--level", "3"]);
     assert!(out.status.success());
 }
+
+#[test]
+fn a_damaged_table_is_left_closed_by_the_search_and_named() {
+    let tables = tempfile::tempdir().unwrap();
+    build(tables.path(), "6");
+    let level = tables.path().join("abapa-06.owt");
+    let mut bytes = std::fs::read(&level).unwrap();
+    let last = bytes.len() - 1;
+    bytes[last] ^= 0x0f;
+    std::fs::write(&level, bytes).unwrap();
+    let db = tables.path().to_str().unwrap();
+    for command in ["bestmove", "analyze"] {
+        let out = oware(&[command, "--depth", "3", "--db", db, "--json"]);
+        assert!(out.status.success(), "{command}");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(
+            err.contains("table left closed") && err.contains("abapa-06.owt"),
+            "{command}: {err}"
+        );
+        assert!(err.contains("levels 0..5 of abapa"), "{command}: {err}");
+    }
+}
