@@ -5,18 +5,7 @@ mod common;
 use std::path::Path;
 use std::process::Command;
 
-use common::{fails, stdout as ok};
-
-fn build(dir: &Path, max: &str) -> String {
-    ok(&[
-        "build",
-        "--max-seeds",
-        max,
-        "--dir",
-        dir.to_str().unwrap(),
-        "--quiet",
-    ])
-}
+use common::{build, fails, stdout as ok};
 
 #[test]
 fn build_probe_verify_stats() {

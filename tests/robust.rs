@@ -5,10 +5,9 @@
 mod common;
 
 use std::io::{BufRead, BufReader};
-use std::path::Path;
 use std::process::{Command, Stdio};
 
-use common::{fails, oware, stdout};
+use common::{build, fails, oware, stdout};
 
 /// Runs `oware args`, reads `lines` lines of its output, then closes the
 /// pipe as `head` does; returns the exit code and what it wrote on stderr.
@@ -31,17 +30,6 @@ fn closed_pipe(args: &[&str], lines: usize) -> (Option<i32>, String) {
         done.status.code(),
         String::from_utf8_lossy(&done.stderr).into_owned(),
     )
-}
-
-fn build(dir: &Path, max: &str) {
-    stdout(&[
-        "build",
-        "--max-seeds",
-        max,
-        "--dir",
-        dir.to_str().unwrap(),
-        "--quiet",
-    ]);
 }
 
 #[test]

@@ -34,6 +34,19 @@ pub fn fails(args: &[&str], needle: &str) {
     assert_eq!(err.trim().lines().count(), 1, "not one line: {err}");
 }
 
+/// Builds the tables of levels 0..=`max` into `dir` (`oware build
+/// --quiet`), which must succeed; returns what it printed.
+pub fn build(dir: &std::path::Path, max: &str) -> String {
+    stdout(&[
+        "build",
+        "--max-seeds",
+        max,
+        "--dir",
+        dir.to_str().unwrap(),
+        "--quiet",
+    ])
+}
+
 /// Reads `tests/data/NAME` and yields its non-comment lines split on `|`,
 /// trimmed, with the 1-based line number.
 pub fn table(name: &str) -> Vec<(usize, Vec<String>)> {
