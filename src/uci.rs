@@ -8,7 +8,9 @@
 //! `quit`, at the end of the input (stopping any search, which prints its
 //! `bestmove`) or when the output can no longer be written.
 
+mod control;
 pub mod go;
+mod info;
 pub mod lines;
 
 use std::io::{BufReader, Read, Write};
@@ -16,15 +18,15 @@ use std::path::PathBuf;
 use std::sync::atomic::AtomicBool;
 use std::sync::atomic::Ordering::Relaxed;
 use std::sync::mpsc::{SyncSender, sync_channel};
-use std::sync::{Arc, Condvar, Mutex, MutexGuard};
-use std::thread::JoinHandle;
+use std::sync::{Arc, Condvar, Mutex};
 use std::time::Instant;
 
-use crate::search::proof::proven_margin;
-use crate::search::{Engine, Iteration, Limits, PROVEN, WIN};
+use crate::search::{Engine, Limits};
 use crate::tb::Tablebase;
-use crate::{Game, Position, Rules, format_moves, parse_moves};
+use crate::{Game, Position, Rules, parse_moves};
+use control::{Control, Hold, Running, lock};
 use go::parse_go;
+pub use info::{info_line, score_fields};
 use lines::{Line, MAX_LINE, read_line};
 
 /// Protocol settings that are not the engine's own.
@@ -80,82 +82,6 @@ impl<W: Write> Output<W> {
     }
 }
 
-/// A mutex's contents, even if a thread panicked while holding it.
-fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
-    mutex.lock().unwrap_or_else(|e| e.into_inner())
-}
-
-/// What a running search shares with the session: whether its `bestmove`
-/// is held, and the time limits of a ponder search.
-#[derive(Default)]
-struct Hold {
-    /// The `bestmove` waits until this is cleared.
-    held: bool,
-    /// `go infinite`: still held after `ponderhit`.
-    infinite: bool,
-    /// The time limits that start at `ponderhit` (while pondering).
-    ponder: Option<Limits>,
-    /// After `ponderhit`: no iteration starts after this.
-    soft: Option<Instant>,
-    /// The search thread has printed its `bestmove`.
-    finished: bool,
-}
-
-/// A [`Hold`] and the condition its changes are signalled on.
-#[derive(Default)]
-struct Control {
-    hold: Mutex<Hold>,
-    changed: Condvar,
-}
-
-impl Control {
-    fn release(&self) {
-        lock(&self.hold).held = false;
-        self.changed.notify_all();
-    }
-
-    fn wait_for_release(&self) {
-        let mut hold = lock(&self.hold);
-        while hold.held {
-            hold = self.changed.wait(hold).unwrap_or_else(|e| e.into_inner());
-        }
-    }
-
-    fn finish(&self) {
-        lock(&self.hold).finished = true;
-        self.changed.notify_all();
-    }
-
-    /// Raises `stop` at `deadline` unless the search has finished first
-    /// (checked under the lock, so that a later search is never stopped).
-    fn stop_at(&self, deadline: Instant, stop: &AtomicBool) {
-        let mut hold = lock(&self.hold);
-        loop {
-            if hold.finished {
-                return;
-            }
-            let now = Instant::now();
-            if now >= deadline {
-                stop.store(true, Relaxed);
-                return;
-            }
-            hold = self
-                .changed
-                .wait_timeout(hold, deadline - now)
-                .unwrap_or_else(|e| e.into_inner())
-                .0;
-        }
-    }
-}
-
-/// The running search.
-struct Running {
-    thread: JoinHandle<()>,
-    control: Arc<Control>,
-    /// Stops a search at its deadline after `ponderhit`.
-    timer: Option<JoinHandle<()>>,
-}
-
 /// The protocol session: the engine, the current game and the running search.
 pub struct Session<W: Write + Send + 'static> {
     engine: Arc<Mutex<Engine>>,
@@ -169,38 +95,6 @@ pub struct Session<W: Write + Send + 'static> {
     /// answer to any other command (what the tables opened at the start
     /// hold: said at once, they would come before `id name`).
     pending: Vec<String>,
-}
-
-/// The `score …` fields of an `info` line: `cp X` (hundredths of a seed)
-/// for a heuristic score; for a proven result, the final margin the
-/// principal variation reaches (see [`proven_margin`]) and the plies to the
-/// end, `cp 500 mate 7` (negative for a loss), or when the margin is not
-/// known the least a win has, `cp 200 lowerbound mate 7` (`cp -200
-/// upperbound mate -7` for a loss).
-pub fn score_fields(it: &Iteration, game: &Game, tables: Option<&Tablebase>) -> String {
-    if it.score.abs() < PROVEN {
-        return format!("cp {}", it.score);
-    }
-    let sign = it.score.signum();
-    let mate = sign * (WIN - it.score.abs());
-    match proven_margin(game, &it.pv, tables) {
-        Some(margin) if margin.signum() == sign => format!("cp {} mate {mate}", margin * 100),
-        _ if sign > 0 => format!("cp 200 lowerbound mate {mate}"),
-        _ => format!("cp -200 upperbound mate {mate}"),
-    }
-}
-
-/// An `info` line for a finished iteration of a search of `game`.
-pub fn info_line(it: &Iteration, game: &Game, tables: Option<&Tablebase>) -> String {
-    let nps = crate::search::report::nps(it.nodes, it.time);
-    format!(
-        "info depth {} score {} nodes {} nps {nps} time {} pv {}",
-        it.depth,
-        score_fields(it, game, tables),
-        it.nodes,
-        it.time.as_millis(),
-        format_moves(&it.pv)
-    )
 }
 
 impl<W: Write + Send + 'static> Session<W> {
