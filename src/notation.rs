@@ -1,10 +1,8 @@
 //! The position string `p0-p1-…-p11-S-N-T` and move lists.
 
 use std::fmt;
-use std::str::FromStr;
 
-use crate::position::TOTAL_SEEDS;
-use crate::{Move, Position, Side};
+use crate::{Move, Side};
 
 /// What is wrong with a position string or a move list.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -20,21 +18,28 @@ pub enum NotationError {
         /// The text found.
         text: String,
     },
-    /// A count larger than the 48 seeds of a whole game (it may not even
+    /// A count larger than the seeds of a whole game (it may not even
     /// fit in a machine word, e.g. `99999999999999999999`).
-    #[error("{field} is too large: '{text}' (a game has only 48 seeds)")]
+    #[error("{field} is too large: '{text}' (a game has only {max} seeds)")]
     TooLarge {
         /// Which field ("pit 3", "South's store", …).
         field: String,
         /// The text found.
         text: String,
+        /// The seeds of a whole game.
+        max: u32,
     },
     /// A negative count.
     #[error("{0} is negative")]
     Negative(String),
-    /// More than 48 seeds in pits and stores together.
-    #[error("the position holds {0} seeds; a game has only 48")]
-    TooManySeeds(u32),
+    /// More seeds in pits and stores together than a game has.
+    #[error("the position holds {total} seeds; a game has only {max}")]
+    TooManySeeds {
+        /// Seeds in the position.
+        total: u32,
+        /// The seeds of a whole game.
+        max: u32,
+    },
     /// The side to move is not `S` or `N`.
     #[error("the side to move must be S or N, found '{0}'")]
     BadSide(String),
@@ -52,10 +57,20 @@ fn field_name(i: usize) -> String {
     }
 }
 
-impl FromStr for Position {
-    type Err = NotationError;
+/// The fields of a position string, read but not yet a position of any
+/// game: twelve pit counts, the two stores and the side to move.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct BoardText {
+    /// Pits 0..11, then South's and North's stores.
+    pub counts: [u32; 14],
+    /// The side to move.
+    pub side: Side,
+}
 
-    fn from_str(s: &str) -> Result<Position, NotationError> {
+impl BoardText {
+    /// Reads `p0-…-p11-S-N-T` for a game of at most `max_seeds` seeds in
+    /// pits and stores together (48 for Oware).
+    pub fn parse(s: &str, max_seeds: u32) -> Result<BoardText, NotationError> {
         let parts: Vec<&str> = s.trim().split('-').collect();
         // A negative count shows up as an empty field followed by a number.
         let mut fields: Vec<&str> = Vec::with_capacity(15);
@@ -87,18 +102,22 @@ impl FromStr for Position {
             }
             // Digits only, so the parse fails only on overflow.
             *count = match text.parse::<u32>() {
-                Ok(n) if n <= TOTAL_SEEDS => n,
+                Ok(n) if n <= max_seeds => n,
                 _ => {
                     return Err(NotationError::TooLarge {
                         field: field_name(i),
                         text: text.to_string(),
+                        max: max_seeds,
                     });
                 }
             };
         }
         let total = counts.iter().fold(0u32, |a, &c| a.saturating_add(c));
-        if total > TOTAL_SEEDS {
-            return Err(NotationError::TooManySeeds(total));
+        if total > max_seeds {
+            return Err(NotationError::TooManySeeds {
+                total,
+                max: max_seeds,
+            });
         }
         let side_text = fields[14].trim();
         let mut chars = side_text.chars();
@@ -106,20 +125,22 @@ impl FromStr for Position {
             (Some(side), None) => side,
             _ => return Err(NotationError::BadSide(side_text.to_string())),
         };
-        // Every count is at most 48 here, so the narrowing is lossless.
-        let pits: [u8; 12] = std::array::from_fn(|i| counts[i] as u8);
-        Position::new(pits, [counts[12] as u8, counts[13] as u8], side)
+        Ok(BoardText { counts, side })
     }
 }
 
-impl fmt::Display for Position {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        for s in self.pits() {
-            write!(f, "{s}-")?;
-        }
-        let [south, north] = self.stores();
-        write!(f, "{south}-{north}-{}", self.side_to_move().letter())
+/// Writes a position string: twelve pits, two stores, the side to move.
+pub fn write_board(
+    f: &mut fmt::Formatter<'_>,
+    pits: &[u8; 12],
+    stores: [u8; 2],
+    side: Side,
+) -> fmt::Result {
+    for s in pits {
+        write!(f, "{s}-")?;
     }
+    let [south, north] = stores;
+    write!(f, "{south}-{north}-{}", side.letter())
 }
 
 /// Parses a move list: letters concatenated (`FfBe`) or separated by spaces

@@ -4,7 +4,7 @@
 use std::fmt;
 
 use crate::bytes::{HIGH_BYTES, ROW, at_least, byte_sum};
-use crate::notation::NotationError;
+use crate::notation::{BoardText, NotationError, write_board};
 use crate::rules::{EndlessPlay, GrandSlam, Starving, Variant, WINNING_SEEDS};
 use crate::{Move, MoveList, Side};
 
@@ -228,7 +228,10 @@ impl Position {
     pub fn new(pits: [u8; 12], stores: [u8; 2], side: Side) -> Result<Position, NotationError> {
         let total: u32 = pits.iter().chain(&stores).map(|&s| u32::from(s)).sum();
         if total > TOTAL_SEEDS {
-            return Err(NotationError::TooManySeeds(total));
+            return Err(NotationError::TooManySeeds {
+                total,
+                max: TOTAL_SEEDS,
+            });
         }
         Ok(Position::from_board(pits)
             .with_stores(stores)
@@ -625,5 +628,23 @@ impl Position {
 impl Default for Position {
     fn default() -> Position {
         Position::START
+    }
+}
+
+impl std::str::FromStr for Position {
+    type Err = NotationError;
+
+    /// Reads a position string `p0-…-p11-S-N-T` (RULES.md §1).
+    fn from_str(s: &str) -> Result<Position, NotationError> {
+        let BoardText { counts, side } = BoardText::parse(s, TOTAL_SEEDS)?;
+        // Every count is at most 48 here, so the narrowing is lossless.
+        let pits: [u8; 12] = std::array::from_fn(|i| counts[i] as u8);
+        Position::new(pits, [counts[12] as u8, counts[13] as u8], side)
+    }
+}
+
+impl fmt::Display for Position {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write_board(f, self.pits(), self.stores(), self.side_to_move())
     }
 }
