@@ -20,6 +20,7 @@
 mod bytes;
 pub mod captures;
 pub mod game;
+pub mod mancala;
 pub mod moves;
 pub mod notation;
 pub mod ogn;
@@ -38,5 +39,5 @@ pub use moves::{Move, MoveList};
 pub use notation::{NotationError, format_moves, parse_moves};
 pub use perft::{divide, perft};
 pub use position::{EndReason, MoveError, Position};
-pub use rules::{Rules, Variant};
+pub use rules::{RuleSet, Rules, Variant};
 pub use side::Side;

@@ -9,7 +9,12 @@ use crate::{Game, Move, Position, Side};
 /// South's row below (`A`..`F`), North's store on the left and South's on
 /// the right.
 pub fn board_diagram(pos: &Position) -> String {
-    let pits = pos.pits();
+    board_of(pos.pits(), pos.stores())
+}
+
+/// [`board_diagram`] of any game on this board: twelve pits and the two
+/// stores.
+pub fn board_of(pits: &[u8; 12], stores: [u8; 2]) -> String {
     let cells = |range: &mut dyn Iterator<Item = usize>| -> String {
         range.map(|p| format!("{:>3} |", pits[p])).collect()
     };
@@ -19,7 +24,7 @@ pub fn board_diagram(pos: &Position) -> String {
             .collect::<String>()
     };
     let rule = "     +-----+-----+-----+-----+-----+-----+";
-    let [south, north] = pos.stores();
+    let [south, north] = stores;
     let mut out = String::new();
     out.push_str(&format!("      {}\n", letters(&mut (6..12).rev())));
     out.push_str(&format!("{rule}\n"));
@@ -39,7 +44,8 @@ pub fn board_diagram(pos: &Position) -> String {
     out
 }
 
-fn side_letter(side: Side) -> String {
+/// A side as JSON shows it: `S` or `N`.
+pub fn side_letter(side: Side) -> String {
     side.letter().to_string()
 }
 

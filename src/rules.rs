@@ -111,8 +111,47 @@ impl fmt::Display for Variant {
 
 /// An unknown rule-set name.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("unknown rules '{0}' (expected abapa, grand-slam-forbidden, capture-and-end or awari)")]
+#[error(
+    "unknown rules '{0}' (expected abapa, grand-slam-forbidden, capture-and-end, awari or mancala)"
+)]
 pub struct UnknownRules(pub String);
+
+/// The game a command plays: one of Oware's rule sets, or Arabic Mancala
+/// (RULES.md §7), a game of its own on the same board.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub enum RuleSet {
+    /// Oware under one of its rule sets.
+    Oware(Variant),
+    /// Arabic Mancala.
+    Mancala,
+}
+
+impl RuleSet {
+    /// The rule set's name, as `--rules` takes it.
+    pub const fn name(self) -> &'static str {
+        match self {
+            RuleSet::Oware(v) => v.name(),
+            RuleSet::Mancala => "mancala",
+        }
+    }
+}
+
+impl fmt::Display for RuleSet {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+impl FromStr for RuleSet {
+    type Err = UnknownRules;
+
+    fn from_str(s: &str) -> Result<RuleSet, UnknownRules> {
+        if s.eq_ignore_ascii_case("mancala") {
+            return Ok(RuleSet::Mancala);
+        }
+        s.parse().map(RuleSet::Oware)
+    }
+}
 
 impl FromStr for Variant {
     type Err = UnknownRules;

@@ -11,7 +11,7 @@ use super::output;
 
 /// Runs `oware analyze`.
 pub fn run(args: SearchArgs) -> Result<()> {
-    let rules = args.rules.rules();
+    let rules = args.rules.rules()?;
     let game = game_from(args.position.as_deref(), args.moves.as_deref(), rules)?;
     let engine = make_engine(&args.engine, rules.variant)?;
     let limits = limits_from(args.depth, args.movetime, 1000);

@@ -4,10 +4,10 @@ use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::Duration;
 
-use anyhow::{Context, Result};
+use anyhow::{Context, Result, bail};
 use clap::Args;
 
-use oware::{Game, Position, Rules, Variant, parse_moves, search, tb};
+use oware::{Game, Position, RuleSet, Rules, Variant, mancala, parse_moves, search, tb};
 
 use super::output;
 
@@ -52,9 +52,14 @@ pub struct EngineArgs {
 /// The rule set and the ending options.
 #[derive(Args, Clone)]
 pub struct RulesArgs {
-    /// Rule set: abapa, grand-slam-forbidden, capture-and-end or awari.
+    /// Rule set: abapa, grand-slam-forbidden, capture-and-end, awari or
+    /// mancala (Arabic Mancala, RULES.md §7).
     #[arg(long, default_value = "abapa")]
-    pub rules: Variant,
+    pub rules: RuleSet,
+    /// Seeds a house at the start: 3 (the default), 4, 5 or 7 for mancala;
+    /// Oware starts with 4.
+    #[arg(long, value_name = "K")]
+    pub start_seeds: Option<u8>,
     /// End the game after K half-moves without a capture.
     #[arg(long, value_name = "K")]
     pub no_capture_limit: Option<u32>,
@@ -63,12 +68,51 @@ pub struct RulesArgs {
     pub no_repetition: bool,
 }
 
+/// The game a command plays, as the options describe it.
+#[derive(Copy, Clone, Debug)]
+pub enum Choice {
+    /// Oware with these rules.
+    Oware(Rules),
+    /// Arabic Mancala with this many seeds a house at the start.
+    Mancala(u8),
+}
+
 impl RulesArgs {
-    /// The rules these options describe.
-    pub fn rules(&self) -> Rules {
-        let mut rules = Rules::of(self.rules).with_no_capture_limit(self.no_capture_limit);
-        rules.repetition = !self.no_repetition;
-        rules
+    /// The game these options describe.
+    pub fn choice(&self) -> Result<Choice> {
+        match self.rules {
+            RuleSet::Oware(variant) => {
+                if let Some(k) = self.start_seeds.filter(|&k| k != 4) {
+                    bail!("--start-seeds {k}: Oware starts with 4 seeds a house");
+                }
+                let mut rules = Rules::of(variant).with_no_capture_limit(self.no_capture_limit);
+                rules.repetition = !self.no_repetition;
+                Ok(Choice::Oware(rules))
+            }
+            RuleSet::Mancala => {
+                if self.no_capture_limit.is_some() || self.no_repetition {
+                    bail!(
+                        "--no-capture-limit and --no-repetition do not apply to mancala (its games have no cycles)"
+                    );
+                }
+                let seeds = self.start_seeds.unwrap_or(3);
+                if !mancala::START_SEEDS.contains(&seeds) {
+                    bail!("--start-seeds {seeds}: mancala starts with 3, 4, 5 or 7 seeds a house");
+                }
+                Ok(Choice::Mancala(seeds))
+            }
+        }
+    }
+
+    /// The Oware rules these options describe; mancala is refused by the
+    /// commands that do not play it yet.
+    pub fn rules(&self) -> Result<Rules> {
+        match self.choice()? {
+            Choice::Oware(rules) => Ok(rules),
+            Choice::Mancala(_) => {
+                bail!("this command does not play mancala yet (show and perft do)")
+            }
+        }
     }
 }
 

@@ -2,13 +2,14 @@
 
 use std::time::Instant;
 
-use anyhow::Result;
+use anyhow::{Context, Result};
 use clap::Args;
 use serde_json::json;
 
 use oware::format_moves;
+use oware::mancala::{self, MancalaPosition};
 
-use super::common::{RulesArgs, parse_position, thread_pool};
+use super::common::{Choice, RulesArgs, parse_position, thread_pool};
 use super::output;
 
 /// Arguments of `oware perft`.
@@ -34,11 +35,23 @@ pub struct PerftArgs {
 
 /// Runs `oware perft`.
 pub fn run(args: PerftArgs) -> Result<()> {
-    let rules = args.rules.rules();
-    let pos = parse_position(args.position.as_deref())?;
     let pool = thread_pool(args.threads)?;
     let started = Instant::now();
-    let result = pool.install(|| oware::divide(&pos, args.depth, &rules));
+    let result = match args.rules.choice()? {
+        Choice::Oware(rules) => {
+            let pos = parse_position(args.position.as_deref())?;
+            pool.install(|| oware::divide(&pos, args.depth, &rules))
+        }
+        Choice::Mancala(seeds) => {
+            let pos = match args.position.as_deref() {
+                None | Some("startpos") => MancalaPosition::start(seeds),
+                Some(text) => text
+                    .parse()
+                    .with_context(|| format!("bad position '{text}'"))?,
+            };
+            pool.install(|| mancala::divide(&pos, args.depth))
+        }
+    };
     let secs = started.elapsed().as_secs_f64().max(1e-9);
     let threads = pool.current_num_threads();
     if args.json {

@@ -1,14 +1,15 @@
 //! `oware show`: a position, after optional moves or an OGN record.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
-use anyhow::{Context, Result};
+use anyhow::{Context, Result, bail};
 use clap::Args;
 
+use oware::mancala::{self, MancalaGame, MancalaPosition};
 use oware::ogn::GameRecord;
 use oware::{Game, parse_moves, report};
 
-use super::common::{RulesArgs, parse_position};
+use super::common::{Choice, RulesArgs, parse_position};
 use super::output;
 
 /// Arguments of `oware show`.
@@ -37,13 +38,13 @@ pub struct ShowArgs {
 
 /// Runs `oware show`.
 pub fn run(args: ShowArgs) -> Result<()> {
-    let rules = args.rules.rules();
+    let rules = match args.rules.choice()? {
+        Choice::Oware(rules) => rules,
+        Choice::Mancala(seeds) => return run_mancala(&args, seeds),
+    };
     let (start, mut moves) = match &args.ogn {
         Some(path) => {
-            let text = std::fs::read_to_string(path)
-                .with_context(|| format!("cannot read {}", path.display()))?;
-            let record = GameRecord::parse(&text)
-                .with_context(|| format!("bad OGN record {}", path.display()))?;
+            let record = read_record(path)?;
             record.replay(rules)?; // the moves and their capture marks (`a+2`)
             (record.start()?, record.moves)
         }
@@ -69,6 +70,66 @@ pub fn run(args: ShowArgs) -> Result<()> {
         output::text(GameRecord::from_game(&game, &[("Event", "oware show")]));
     } else if !args.trace {
         output::text(report::game_text(&game));
+    }
+    Ok(())
+}
+
+fn read_record(path: &Path) -> Result<GameRecord> {
+    let text =
+        std::fs::read_to_string(path).with_context(|| format!("cannot read {}", path.display()))?;
+    GameRecord::parse(&text).with_context(|| format!("bad OGN record {}", path.display()))
+}
+
+/// `show --rules mancala`: the same outputs for a game of Mancala.
+fn run_mancala(args: &ShowArgs, seeds: u8) -> Result<()> {
+    let parse = |text: &str| -> Result<MancalaPosition> {
+        text.parse()
+            .with_context(|| format!("bad position '{text}'"))
+    };
+    let (start, mut moves, marks) = match &args.ogn {
+        Some(path) => {
+            let record = read_record(path)?;
+            let start = match record.tag("FEN") {
+                Some(fen) => parse(fen)?,
+                None => MancalaPosition::start(seeds),
+            };
+            (start, record.moves, record.captures)
+        }
+        None => match args.position.as_deref() {
+            None | Some("startpos") => (MancalaPosition::start(seeds), Vec::new(), Vec::new()),
+            Some(text) => (parse(text)?, Vec::new(), Vec::new()),
+        },
+    };
+    if let Some(list) = &args.moves {
+        moves.extend(parse_moves(list).context("bad move list")?);
+    }
+    let mut game = MancalaGame::new(start);
+    if args.trace {
+        output::line(mancala::report::game_json(&game));
+    }
+    for (i, &mv) in moves.iter().enumerate() {
+        let sowing = game
+            .play(mv)
+            .with_context(|| format!("move {} ({mv}) cannot be played", i + 1))?;
+        if let Some(&Some(marked)) = marks.get(i)
+            && marked != sowing.captured
+        {
+            bail!(
+                "move {} ({mv}) is marked +{marked} but captures {}",
+                i + 1,
+                sowing.captured
+            );
+        }
+        if args.trace {
+            output::line(mancala::report::game_json(&game));
+        }
+    }
+    if args.json {
+        output::line(mancala::report::game_json(&game));
+    } else if args.emit_ogn {
+        output::text(mancala::report::record(&game, &[("Event", "oware show")]));
+    } else if !args.trace {
+        output::text(mancala::report::game_text(&game, seeds));
     }
     Ok(())
 }

@@ -1,0 +1,15 @@
+//! Arabic Mancala, the second game of the rule pages (RULES.md §7): the
+//! same board and notation as Oware, but the mover's own store is sown
+//! into, a last seed in it gives another go, and a last seed in an empty
+//! house of the mover's row captures the house opposite.
+
+mod game;
+mod perft;
+mod position;
+pub mod report;
+
+pub use game::MancalaGame;
+pub use perft::{divide, perft};
+pub use position::{
+    MAX_SEEDS, MancalaEnd, MancalaMoveError, MancalaPosition, START_SEEDS, STOP_SEEDS, Sowing,
+};

@@ -1,0 +1,93 @@
+//! What `show` prints of a game of Mancala: the same shapes as for Oware.
+
+use serde_json::{Value, json};
+
+use super::game::MancalaGame;
+use super::position::MancalaPosition;
+use crate::ogn::{GameRecord, ROSTER};
+use crate::report::{board_of, side_letter};
+
+/// The `Variant` tag of a Mancala record.
+pub const VARIANT_TAG: &str = "Mancala";
+
+/// The JSON object of `show --json`: `position`, `pits`, `stores`,
+/// `to_move`, `legal`, `status`, `winner`, `reason`.
+pub fn game_json(game: &MancalaGame) -> Value {
+    let pos = game.position();
+    let end = game.end();
+    json!({
+        "position": pos.to_string(),
+        "pits": pos.pits(),
+        "stores": pos.stores(),
+        "to_move": side_letter(pos.side_to_move()),
+        "legal": game.legal_moves().iter().map(|m| m.letter().to_string()).collect::<Vec<_>>(),
+        "status": if end.is_some() { "over" } else { "ongoing" },
+        "winner": end.map(|_| game.winner().map_or("draw".to_string(), side_letter)),
+        "reason": end.map(|e| e.name()),
+    })
+}
+
+/// The text of `show`: the board, the position string, whose move, the
+/// stores, the legal moves and the status.
+pub fn game_text(game: &MancalaGame, seeds: u8) -> String {
+    let pos = game.position();
+    let mut out = board_of(pos.pits(), pos.stores());
+    let [south, north] = pos.stores();
+    out.push_str(&format!("Position:   {pos}\n"));
+    out.push_str(&format!("Rules:      mancala ({seeds} seeds a house)\n"));
+    out.push_str(&format!("To move:    {}\n", pos.side_to_move()));
+    out.push_str(&format!("Stores:     South {south}, North {north}\n"));
+    let legal: Vec<String> = game.legal_moves().iter().map(|m| m.to_string()).collect();
+    out.push_str(&format!("Legal:      {}\n", legal.join(" ")));
+    match game.end() {
+        None => out.push_str("Status:     ongoing\n"),
+        Some(end) => {
+            let result = match game.winner() {
+                Some(side) => format!("{side} wins"),
+                None => "draw".to_string(),
+            };
+            out.push_str(&format!(
+                "Status:     over, {result} {south}-{north} ({end})\n"
+            ));
+        }
+    }
+    out
+}
+
+/// A record of `game` in the Aualé GUI's style (see
+/// [`GameRecord::from_game`]): its `Variant` tag `Mancala`, and a `FEN`
+/// tag when the game did not start from three seeds a house.
+pub fn record(game: &MancalaGame, tags: &[(&str, &str)]) -> GameRecord {
+    let given = |name: &str| tags.iter().find(|(k, _)| *k == name).map(|(_, v)| *v);
+    let result = match game.end() {
+        None => "*".to_string(),
+        Some(_) => {
+            let [south, north] = game.position().stores();
+            format!("{south}-{north}")
+        }
+    };
+    let mut record = GameRecord::default();
+    for name in ROSTER {
+        let value = match name {
+            "Variant" => VARIANT_TAG.to_string(),
+            "Result" => result.clone(),
+            _ => given(name).unwrap_or("?").to_string(),
+        };
+        record.tags.push((name.to_string(), value));
+    }
+    if *game.start() != MancalaPosition::start(3) {
+        record.tags.push(("FEN".into(), game.start().to_string()));
+    }
+    for (k, v) in tags {
+        if !ROSTER.contains(k) && *k != "FEN" {
+            record.tags.push((k.to_string(), v.to_string()));
+        }
+    }
+    for (&mv, sowing) in game.moves().iter().zip(game.sowings()) {
+        record.moves.push(mv);
+        record
+            .captures
+            .push((sowing.captured > 0).then_some(sowing.captured));
+    }
+    record
+}
