@@ -225,9 +225,9 @@ impl MancalaPosition {
         // full laps, the ones after the origin one more.
         let (laps, rest) = ((seeds / LAP) as u8, seeds % LAP);
         for slot in 0..LAP {
-            let extra =
-                u8::from((slot + LAP - house) % LAP != 0 && (slot + LAP - house) % LAP <= rest);
-            let add = laps + extra;
+            // How far past the origin this slot is, on the lap.
+            let distance = (slot + LAP - house) % LAP;
+            let add = laps + u8::from(distance != 0 && distance <= rest);
             if add == 0 {
                 continue;
             }
