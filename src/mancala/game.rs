@@ -50,9 +50,14 @@ impl MancalaGame {
         self.position.legal_moves()
     }
 
-    /// Why the game ended, if it has.
+    /// Why the game ended, if it has: as the last move ended it (a board
+    /// swept empty says only that every seed is in a store), else as the
+    /// position says.
     pub fn end(&self) -> Option<MancalaEnd> {
-        self.position.end()
+        self.sowings
+            .last()
+            .and_then(|s| s.ended)
+            .or_else(|| self.position.end())
     }
 
     /// The winner of an ended game (`None` for a draw or an unfinished game).
