@@ -3,4 +3,6 @@
 //! adjudication, the statistics (Elo, pentanomial, SPRT) and the match formats
 //! Oware is played in (series).
 
+pub mod engine;
 pub mod series;
+pub mod stats;
