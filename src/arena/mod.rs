@@ -4,5 +4,8 @@
 //! Oware is played in (series).
 
 pub mod engine;
+pub mod openings;
+pub mod record;
+pub mod referee;
 pub mod series;
 pub mod stats;
