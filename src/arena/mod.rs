@@ -7,5 +7,6 @@ pub mod engine;
 pub mod openings;
 pub mod record;
 pub mod referee;
+pub mod runner;
 pub mod series;
 pub mod stats;

@@ -57,6 +57,8 @@ impl Elo {
 }
 
 fn signed(x: f64) -> String {
+    // No "-0.0".
+    let x = if x == 0.0 { 0.0 } else { x };
     if x.is_infinite() {
         if x > 0.0 {
             "+inf".into()
