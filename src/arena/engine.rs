@@ -631,11 +631,17 @@ impl Player for UciPlayer {
     }
 
     fn new_game(&mut self) -> Result<(), Fault> {
+        if self.engine.is_none() {
+            match UciEngine::start(&self.spec) {
+                Ok(engine) => self.engine = Some(engine),
+                Err(fault) => return Err(fault),
+            }
+        }
         let result = match self.engine.as_mut() {
-            None => UciEngine::start(&self.spec).map(|e| self.engine = Some(e)),
             Some(engine) => engine
                 .send("ucinewgame")
                 .and_then(|()| engine.ready(self.spec.handshake)),
+            None => Err(Fault::Crash("not started".into())),
         };
         if result.is_err() {
             self.engine = None;
