@@ -156,6 +156,9 @@ pub struct SelfOptions {
     pub features: Features,
     /// Evaluation weights.
     pub params: EvalParams,
+    /// Scales the time (movetime) or nodes per move this engine is given:
+    /// 2 thinks twice as long as its opponent (a clock is not scaled).
+    pub time_factor: f64,
 }
 
 impl fmt::Debug for SelfOptions {
@@ -167,6 +170,7 @@ impl fmt::Debug for SelfOptions {
             .field("tables", &self.tables.as_ref().map(|t| t.describe()))
             .field("features", &self.features)
             .field("params", &self.params)
+            .field("time_factor", &self.time_factor)
             .finish()
     }
 }
@@ -238,7 +242,8 @@ pub fn parse_eval_params(text: &str) -> Result<EvalParams, String> {
 /// Parses the options of `self:key=value,…` (the part after `self:`) for
 /// games under `variant`: hash, threads, db, tb-limit, reductions,
 /// capture-search (on, off or a number of plies), defer (the helper threads'
-/// scheme), eval (a file of weights), name.
+/// scheme), eval (a file of weights), time (a factor on the time or nodes a
+/// move), name.
 pub fn parse_self(options: &str, variant: Variant) -> Result<SelfOptions, String> {
     let mut o = SelfOptions {
         name: String::new(),
@@ -247,6 +252,7 @@ pub fn parse_self(options: &str, variant: Variant) -> Result<SelfOptions, String
         tables: None,
         features: Features::DEFAULT,
         params: EvalParams::DEFAULT,
+        time_factor: 1.0,
     };
     let mut db: Option<PathBuf> = None;
     let mut tb_limit = crate::tb::SEARCH_LEVEL_LIMIT as usize;
@@ -264,6 +270,11 @@ pub fn parse_self(options: &str, variant: Variant) -> Result<SelfOptions, String
             "tb-limit" => tb_limit = number(key, value, |&x: &usize| x <= 48)?,
             "reductions" => o.features.reductions = on_off(key, value)?,
             "defer" => o.features.defer = on_off(key, value)?,
+            "time" => {
+                o.time_factor = number(key, value, |&x: &f64| {
+                    x.is_finite() && x > 0.0 && x <= 1000.0
+                })?
+            }
             "capture-search" => {
                 o.features.capture_plies = match on_off(key, value) {
                     Ok(true) => 4,
@@ -279,7 +290,7 @@ pub fn parse_self(options: &str, variant: Variant) -> Result<SelfOptions, String
             }
             _ => {
                 return Err(format!(
-                    "unknown engine option `{key}` (hash, threads, db, tb-limit, reductions, capture-search, defer, eval, name)"
+                    "unknown engine option `{key}` (hash, threads, db, tb-limit, reductions, capture-search, defer, eval, time, name)"
                 ));
             }
         }
@@ -309,6 +320,7 @@ pub fn parse_self(options: &str, variant: Variant) -> Result<SelfOptions, String
 pub struct BuiltIn {
     name: String,
     engine: Engine,
+    time_factor: f64,
 }
 
 impl BuiltIn {
@@ -320,6 +332,7 @@ impl BuiltIn {
         BuiltIn {
             name: o.name.clone(),
             engine,
+            time_factor: o.time_factor,
         }
     }
 }
@@ -337,9 +350,11 @@ impl Player for BuiltIn {
     fn choose(&mut self, game: &Game, request: &MoveRequest) -> Result<Move, Fault> {
         let mut limits = Limits::default();
         match request.tc {
-            TimeControl::MoveTime(t) => limits.movetime = Some(t),
+            TimeControl::MoveTime(t) => limits.movetime = Some(t.mul_f64(self.time_factor)),
             TimeControl::Depth(d) => limits.depth = Some(d),
-            TimeControl::Nodes(n) => limits.nodes = Some(n),
+            TimeControl::Nodes(n) => {
+                limits.nodes = Some(((n as f64 * self.time_factor) as u64).max(1))
+            }
             TimeControl::Clock { .. } => {
                 let me = game.position().side_to_move();
                 limits.clock = Some(Clock {
@@ -694,6 +709,8 @@ mod tests {
         assert_eq!((o.hash, o.name.as_str()), (8, "x"));
         assert!(!o.features.reductions);
         assert_eq!(o.features.capture_plies, 4);
+        let o = parse_self("time=2", Variant::Abapa).unwrap();
+        assert_eq!((o.time_factor, o.name.as_str()), (2.0, "self:time=2"));
         let o = parse_self("reductions=off", Variant::Abapa).unwrap();
         assert_eq!(o.name, "self:reductions=off");
         for bad in [
@@ -704,6 +721,8 @@ mod tests {
             "db=/nonexistent",
             "eval=/nonexistent",
             "hash",
+            "time=0",
+            "time=inf",
         ] {
             assert!(parse_self(bad, Variant::Abapa).is_err(), "{bad}");
         }
