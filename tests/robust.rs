@@ -267,8 +267,10 @@ fn every_command_with_json_prints_one_object() {
         vec!["bench", "--depth", "3", "--no-db", "--json"],
         vec![
             "match",
-            "--toggle",
-            "reductions",
+            "self",
+            "self:reductions=off",
+            "--games",
+            "2",
             "--depth",
             "1",
             "--max-plies",

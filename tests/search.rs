@@ -267,28 +267,3 @@ fn fixed_depth_single_thread_search_is_deterministic() {
     };
     assert_eq!(run(), run());
 }
-
-#[test]
-fn a_match_plays_every_opening_with_both_colours() {
-    let a = Engine::new(1, 1, None);
-    let mut b = Engine::new(1, 1, None);
-    b.features.reductions = false;
-    let openings: Vec<Position> = oware::search::bench::suite()
-        .into_iter()
-        .take(2)
-        .map(|(_, p)| p)
-        .collect();
-    let score = oware::search::selfplay::play_match(&a, &b, &openings, &Limits::depth(2), 200);
-    assert_eq!(score.wins + score.draws + score.losses, 4);
-    assert!((0.0..=1.0).contains(&score.share()));
-    // The same engine on both sides of a decided game: one side won.
-    let r = oware::search::selfplay::play_game(
-        &a,
-        &a,
-        Position::START,
-        Side::South,
-        &Limits::depth(1),
-        400,
-    );
-    assert!((-1..=1).contains(&r));
-}

@@ -1,6 +1,7 @@
 //! The commands: one file each, with its arguments and what it runs.
 
 mod analyze;
+mod arena;
 mod bench;
 mod bestmove;
 mod build;
@@ -8,7 +9,6 @@ mod common;
 pub mod output;
 mod perft;
 mod probe;
-mod selfmatch;
 mod show;
 mod stats;
 mod uci;
@@ -56,8 +56,8 @@ enum Command {
     Bench(bench::BenchArgs),
     /// Speak the engine protocol of the Aualé GUI on stdin/stdout.
     Uci(uci::UciArgs),
-    /// Play the engine against itself with one search technique switched.
-    Match(selfmatch::MatchArgs),
+    /// Play a match between two engines (built-in or UCI): Elo, SPRT, series.
+    Match(arena::MatchArgs),
 }
 
 impl Cli {
@@ -81,7 +81,7 @@ impl Cli {
             Some(Command::Analyze(args)) => analyze::run(args),
             Some(Command::Bench(args)) => bench::run(args),
             Some(Command::Uci(args)) => uci::run(args),
-            Some(Command::Match(args)) => selfmatch::run(args),
+            Some(Command::Match(args)) => arena::run(args),
         }
     }
 }

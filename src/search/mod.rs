@@ -10,7 +10,6 @@ pub mod keys;
 pub mod limits;
 pub mod proof;
 pub mod report;
-pub mod selfplay;
 pub mod tt;
 pub mod worker;
 

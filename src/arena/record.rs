@@ -1,0 +1,67 @@
+//! The record of a played game: OGN with the match's tags.
+
+use std::time::Duration;
+
+use super::referee::PlayedGame;
+use crate::Side;
+use crate::ogn::GameRecord;
+
+/// What the record says besides the game.
+pub struct RecordInfo<'a> {
+    /// The event (the match).
+    pub event: &'a str,
+    /// The game's number in the match.
+    pub round: u64,
+    /// South's engine.
+    pub south: &'a str,
+    /// North's engine.
+    pub north: &'a str,
+    /// The time control, e.g. `movetime 100 ms` or `10+0.1`.
+    pub time_control: &'a str,
+    /// With a clock: how far past its time an engine may answer.
+    pub clock_margin: Option<Duration>,
+}
+
+/// The OGN record of `played`: the game with the tags Event, Round, South,
+/// North, TimeControl, Termination, Winner (South, North or draw; the
+/// Result tag gives the stores), and with a clock the time left of each side
+/// at the end and the margin.
+pub fn record(played: &PlayedGame, info: &RecordInfo<'_>) -> GameRecord {
+    let round = info.round.to_string();
+    let termination = played.termination.tag();
+    let winner = match played.winner {
+        Some(Side::South) => "South",
+        Some(Side::North) => "North",
+        None => "draw",
+    };
+    let secs = |d: Duration| format!("{:.3}", d.as_secs_f64());
+    let mut tags: Vec<(&str, String)> = vec![
+        ("Event", info.event.to_string()),
+        ("Round", round),
+        ("South", info.south.to_string()),
+        ("North", info.north.to_string()),
+        ("TimeControl", info.time_control.to_string()),
+        ("Termination", termination),
+        ("Winner", winner.to_string()),
+    ];
+    if let Some(left) = played.time_left {
+        tags.push(("SouthTimeLeft", secs(left[0])));
+        tags.push(("NorthTimeLeft", secs(left[1])));
+    }
+    if let Some(margin) = info.clock_margin {
+        tags.push(("ClockMargin", secs(margin)));
+    }
+    let borrowed: Vec<(&str, &str)> = tags.iter().map(|(k, v)| (*k, v.as_str())).collect();
+    let mut rec = GameRecord::from_game(&played.game, &borrowed);
+    // An adjudicated or forfeited game is over although the rules did not
+    // end it: the Result tag gives the stores then too.
+    if played.game.outcome().is_none() {
+        let [south, north] = played.game.position().stores();
+        for (k, v) in &mut rec.tags {
+            if k == "Result" {
+                *v = format!("{south}-{north}");
+            }
+        }
+    }
+    rec
+}

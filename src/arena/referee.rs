@@ -1,0 +1,260 @@
+//! Playing one game between two players: the clocks, the rules of our
+//! [`Game`], and adjudication by the tables and by a ply cap.
+
+use std::fmt;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use super::engine::{Fault, MoveRequest, Player, TimeControl};
+use crate::tb::Tablebase;
+use crate::tb::board::relative;
+use crate::tb::probe::{Verdict, board_value};
+use crate::{EndReason, Game, Rules, Side};
+
+/// How the games are played.
+#[derive(Clone)]
+pub struct GameSettings {
+    /// The rules (with the ending options).
+    pub rules: Rules,
+    /// The time control.
+    pub tc: TimeControl,
+    /// With a clock: how far past its time an engine may answer and still
+    /// not lose on time.
+    pub clock_margin: Duration,
+    /// Added to the time a move may take before an external engine is taken
+    /// to hang (movetime + this, or time left + this).
+    pub hang_margin: Duration,
+    /// How long a depth or node limited move may take before it is a hang.
+    pub untimed_wait: Duration,
+    /// End a game after this many plies, by the stores.
+    pub max_plies: Option<usize>,
+    /// Adjudicate positions whose table entry is exact.
+    pub tables: Option<Arc<Tablebase>>,
+}
+
+impl GameSettings {
+    /// Settings with no adjudication, margins of 1 s (hang) and 50 ms
+    /// (clock), 60 s for untimed moves.
+    pub fn new(rules: Rules, tc: TimeControl) -> GameSettings {
+        GameSettings {
+            rules,
+            tc,
+            clock_margin: Duration::from_millis(50),
+            hang_margin: Duration::from_secs(1),
+            untimed_wait: Duration::from_secs(60),
+            max_plies: None,
+            tables: None,
+        }
+    }
+}
+
+/// Why a game ended.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Termination {
+    /// By the rules.
+    Rules(EndReason),
+    /// The tables' exact verdict, at this many seeds on the board.
+    Tables(Verdict, u8),
+    /// The ply cap: decided by the stores.
+    MaxPlies(usize),
+    /// A player ran out of time: it used `used` with `left` on its clock.
+    Time {
+        /// The side that lost on time.
+        side: Side,
+        /// The time it took.
+        used: Duration,
+        /// The time it had.
+        left: Duration,
+    },
+    /// A player failed (crash, hang, illegal or malformed move).
+    Fault(Side, Fault),
+}
+
+impl Termination {
+    /// The short tag: normal, adjudication, time forfeit, rules infraction.
+    pub fn tag(&self) -> String {
+        match self {
+            Termination::Rules(reason) => format!("normal ({})", reason.name()),
+            Termination::Tables(v, seeds) => {
+                format!("adjudication: tables, {} at {seeds} seeds", v.describe())
+            }
+            Termination::MaxPlies(p) => format!("adjudication: {p} plies, by the stores"),
+            Termination::Time { side, used, left } => format!(
+                "time forfeit: {side:?} took {:.3} s with {:.3} s left",
+                used.as_secs_f64(),
+                left.as_secs_f64()
+            ),
+            Termination::Fault(side, fault) => format!("rules infraction: {side:?} {fault}"),
+        }
+    }
+
+    /// The side that forfeited by a fault or on time.
+    pub fn forfeit(&self) -> Option<Side> {
+        match self {
+            Termination::Time { side, .. } | Termination::Fault(side, _) => Some(*side),
+            _ => None,
+        }
+    }
+}
+
+impl fmt::Display for Termination {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.tag())
+    }
+}
+
+/// A finished game.
+#[derive(Clone, Debug)]
+pub struct PlayedGame {
+    /// The moves (the opening's included).
+    pub game: Game,
+    /// The winner, `None` for a draw.
+    pub winner: Option<Side>,
+    /// Why it ended.
+    pub termination: Termination,
+    /// With a clock: the time left of South and North at the end.
+    pub time_left: Option<[Duration; 2]>,
+}
+
+fn by_stores(game: &Game) -> Option<Side> {
+    let [south, north] = game.position().stores();
+    match south.cmp(&north) {
+        std::cmp::Ordering::Greater => Some(Side::South),
+        std::cmp::Ordering::Less => Some(Side::North),
+        std::cmp::Ordering::Equal => None,
+    }
+}
+
+/// The tables' verdict on the position of `game`, if its entry is exact.
+fn table_verdict(tables: &Tablebase, game: &Game) -> Option<(Verdict, u8)> {
+    let pos = game.position();
+    let seeds = pos.seeds_on_board() as u8;
+    if tables.variant() != game.rules().variant || !tables.has_level(seeds as usize) {
+        return None;
+    }
+    let value = board_value(tables, &relative(pos), seeds as usize).ok()?;
+    let me = pos.side_to_move();
+    let verdict = Verdict::of(
+        tables.variant(),
+        value,
+        seeds,
+        pos.store(me),
+        pos.store(me.opponent()),
+    );
+    (verdict != Verdict::DependsOnHistory).then_some((verdict, seeds))
+}
+
+/// Plays `start` (a game in progress: the opening) to the end, `south` and
+/// `north` choosing the moves. Every failure of a player ends the game as a
+/// loss for it (and the player is told, to restart).
+pub fn play_game(
+    south: &mut dyn Player,
+    north: &mut dyn Player,
+    start: Game,
+    settings: &GameSettings,
+) -> PlayedGame {
+    let mut game = start;
+    let clock = match settings.tc {
+        TimeControl::Clock { base, increment } => Some((base, increment)),
+        _ => None,
+    };
+    let mut time_left = [clock.map_or(Duration::ZERO, |c| c.0); 2];
+    let finish = |game: Game, winner, termination, time_left: [Duration; 2]| PlayedGame {
+        game,
+        winner,
+        termination,
+        time_left: clock.map(|_| time_left),
+    };
+    for side in Side::ALL {
+        let player: &mut dyn Player = match side {
+            Side::South => &mut *south,
+            Side::North => &mut *north,
+        };
+        if let Err(fault) = player.new_game() {
+            player.faulted();
+            return finish(
+                game,
+                Some(side.opponent()),
+                Termination::Fault(side, fault),
+                time_left,
+            );
+        }
+    }
+    loop {
+        if let Some(outcome) = game.outcome() {
+            let termination = Termination::Rules(outcome.reason);
+            return finish(game, outcome.winner, termination, time_left);
+        }
+        if let Some(tables) = &settings.tables
+            && let Some((verdict, seeds)) = table_verdict(tables, &game)
+        {
+            let me = game.position().side_to_move();
+            let winner = match verdict {
+                Verdict::ForcedWin => Some(me),
+                Verdict::ForcedLoss => Some(me.opponent()),
+                _ => None,
+            };
+            return finish(game, winner, Termination::Tables(verdict, seeds), time_left);
+        }
+        if let Some(cap) = settings.max_plies
+            && game.moves().len() >= cap
+        {
+            let winner = by_stores(&game);
+            return finish(game, winner, Termination::MaxPlies(cap), time_left);
+        }
+        let me = game.position().side_to_move();
+        let player: &mut dyn Player = match me {
+            Side::South => &mut *south,
+            Side::North => &mut *north,
+        };
+        let wait = match settings.tc {
+            TimeControl::MoveTime(t) => t + settings.hang_margin,
+            TimeControl::Clock { .. } => {
+                time_left[me.index()] + settings.clock_margin + settings.hang_margin
+            }
+            TimeControl::Depth(_) | TimeControl::Nodes(_) => settings.untimed_wait,
+        };
+        let request = MoveRequest {
+            tc: settings.tc,
+            time_left,
+            increment: clock.map_or(Duration::ZERO, |c| c.1),
+            wait,
+        };
+        let started = Instant::now();
+        let answer = player.choose(&game, &request);
+        let used = started.elapsed();
+        let mv = match answer {
+            Ok(mv) => mv,
+            Err(fault) => {
+                player.faulted();
+                let termination = match (clock, &fault) {
+                    (Some(_), Fault::Hang(_)) => Termination::Time {
+                        side: me,
+                        used,
+                        left: time_left[me.index()],
+                    },
+                    _ => Termination::Fault(me, fault),
+                };
+                return finish(game, Some(me.opponent()), termination, time_left);
+            }
+        };
+        if let Some((_, increment)) = clock {
+            let left = time_left[me.index()];
+            if used > left + settings.clock_margin {
+                player.faulted();
+                let termination = Termination::Time {
+                    side: me,
+                    used,
+                    left,
+                };
+                return finish(game, Some(me.opponent()), termination, time_left);
+            }
+            time_left[me.index()] = left.saturating_sub(used) + increment;
+        }
+        if mv.side() != me || game.play(mv).is_err() {
+            player.faulted();
+            let termination = Termination::Fault(me, Fault::Illegal(mv.to_string()));
+            return finish(game, Some(me.opponent()), termination, time_left);
+        }
+    }
+}

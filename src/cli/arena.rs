@@ -1,0 +1,254 @@
+//! `oware match`: a match between two engines (the built-in engine with its
+//! options, or any UCI engine), with Elo, SPRT and the series formats.
+
+use std::fs::File;
+use std::io::{BufWriter, IsTerminal, Write};
+use std::path::PathBuf;
+use std::sync::Arc;
+use std::time::Duration;
+
+use anyhow::{Context, Result, anyhow, bail};
+use clap::Args;
+use indicatif::{ProgressBar, ProgressStyle};
+
+use oware::arena::engine::{TimeControl, parse_spec, parse_tc};
+use oware::arena::openings::{Opening, parse_openings, random_openings};
+use oware::arena::record::{RecordInfo, record};
+use oware::arena::referee::GameSettings;
+use oware::arena::runner::{MatchConfig, run_match};
+use oware::arena::series::Format;
+use oware::arena::stats::Sprt;
+use oware::tb;
+
+use super::common::RulesArgs;
+use super::output;
+
+/// The openings shipped with the engine (`benches/openings.txt`).
+const OPENINGS: &str = include_str!("../../benches/openings.txt");
+
+/// Arguments of `oware match`.
+#[derive(Args)]
+pub struct MatchArgs {
+    /// Engine A: `self`, `self:key=value,…` (hash, threads, db, tb-limit,
+    /// reductions, capture-search, defer, eval, name) or `uci:COMMAND`.
+    a: String,
+    /// Engine B, as A.
+    b: String,
+    /// The most games (pairs: N/2); with --series, series are repeated
+    /// until N games are played and each is capped at N games.
+    #[arg(long)]
+    games: Option<u32>,
+    /// Sequential test `elo0,elo1[,alpha,beta]` on the pairs: stops when it
+    /// decides.
+    #[arg(long, value_name = "ELO0,ELO1[,ALPHA,BETA]")]
+    sprt: Option<String>,
+    /// Play a series: first-to:N, first-to:N,lead:L, best-of:N, straight:N.
+    #[arg(long)]
+    series: Option<String>,
+    /// Time per move in milliseconds (the default: 100).
+    #[arg(long, conflicts_with_all = ["depth", "nodes", "tc"])]
+    movetime: Option<u64>,
+    /// Fixed depth per move.
+    #[arg(long, conflicts_with_all = ["nodes", "tc"])]
+    depth: Option<u32>,
+    /// About N nodes per move (`go nodes N` for an external engine).
+    #[arg(long, conflicts_with = "tc")]
+    nodes: Option<u64>,
+    /// A clock BASE+INC in seconds (e.g. 10+0.1): running out loses.
+    #[arg(long, value_name = "BASE+INC")]
+    tc: Option<String>,
+    /// How far past its clock (ms) an engine may answer and not lose on time.
+    #[arg(long, default_value_t = 50)]
+    clock_margin: u64,
+    /// How long past its time (ms) an external engine may take before it
+    /// is taken to hang.
+    #[arg(long, default_value_t = 1000)]
+    hang_margin: u64,
+    /// How long (ms) a depth or node limited move may take.
+    #[arg(long, default_value_t = 60_000)]
+    timeout: u64,
+    /// Openings file (position strings or move lists, one a line, `#`
+    /// comments), or `start` for the start position only (default: the
+    /// shipped set, benches/openings.txt).
+    #[arg(long, conflicts_with = "random_plies")]
+    openings: Option<PathBuf>,
+    /// Make openings of K random plies instead, kept when a depth-6 search
+    /// scores them within one seed of level.
+    #[arg(long, value_name = "K")]
+    random_plies: Option<usize>,
+    /// Seed for --random-plies.
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// Adjudicate positions whose table entry is exact with these tables.
+    #[arg(long)]
+    db: Option<PathBuf>,
+    /// End games after P plies, decided by the stores.
+    #[arg(long, value_name = "P")]
+    max_plies: Option<usize>,
+    /// Games played at once.
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u64).range(1..=256))]
+    concurrency: u64,
+    /// Write every game to this OGN file.
+    #[arg(long)]
+    ogn: Option<PathBuf>,
+    /// Print the summary as one JSON object.
+    #[arg(long)]
+    json: bool,
+    #[command(flatten)]
+    rules: RulesArgs,
+}
+
+fn time_control(args: &MatchArgs) -> Result<TimeControl> {
+    Ok(match (args.depth, args.nodes, &args.tc) {
+        (Some(d), _, _) => TimeControl::Depth(d.max(1)),
+        (_, Some(n), _) => TimeControl::Nodes(n.max(1)),
+        (_, _, Some(tc)) => parse_tc(tc).map_err(|e| anyhow!(e))?,
+        _ => TimeControl::MoveTime(Duration::from_millis(args.movetime.unwrap_or(100).max(1))),
+    })
+}
+
+/// Runs `oware match`.
+pub fn run(args: MatchArgs) -> Result<()> {
+    let rules = args.rules.rules();
+    let format: Option<Format> = match &args.series {
+        Some(s) => Some(s.parse().map_err(|e| anyhow!("{e}"))?),
+        None => None,
+    };
+    let sprt: Option<Sprt> = match &args.sprt {
+        Some(s) => Some(s.parse()?),
+        None => None,
+    };
+    let games = match (args.games, format) {
+        (Some(0), _) => bail!("--games must be at least 1"),
+        (Some(n), _) => n,
+        (None, Some(_)) => 1000,
+        (None, None) if sprt.is_some() => 20_000,
+        (None, None) => 100,
+    };
+    let tc = time_control(&args)?;
+    let openings: Vec<Opening> = match (&args.openings, args.random_plies) {
+        (Some(path), _) if path.as_os_str() == "start" => vec![Opening::start()],
+        (Some(path), _) => {
+            let text = std::fs::read_to_string(path)
+                .with_context(|| format!("cannot read the openings {}", path.display()))?;
+            parse_openings(&text, rules).map_err(|e| anyhow!("openings {}: {e}", path.display()))?
+        }
+        (None, Some(plies)) => {
+            let count = (games as usize).div_ceil(2).clamp(1, 1000);
+            random_openings(count, plies, 6, 100, rules, args.seed)
+        }
+        (None, None) => {
+            parse_openings(OPENINGS, rules).map_err(|e| anyhow!("shipped openings: {e}"))?
+        }
+    };
+    let a = parse_spec(&args.a, rules.variant).map_err(|e| anyhow!(e))?;
+    let b = parse_spec(&args.b, rules.variant).map_err(|e| anyhow!(e))?;
+    let mut settings = GameSettings::new(rules, tc);
+    settings.clock_margin = Duration::from_millis(args.clock_margin);
+    settings.hang_margin = Duration::from_millis(args.hang_margin);
+    settings.untimed_wait = Duration::from_millis(args.timeout);
+    settings.max_plies = args.max_plies;
+    if let Some(dir) = &args.db {
+        if !dir.is_dir() {
+            bail!("table folder {} not found", dir.display());
+        }
+        let tables = tb::Tablebase::open_for_search(dir, rules.variant, 48)
+            .with_context(|| format!("cannot open the tables in {}", dir.display()))?;
+        settings.tables = Some(Arc::new(tables));
+    }
+    let mut ogn = match &args.ogn {
+        Some(path) => {
+            Some(BufWriter::new(File::create(path).with_context(|| {
+                format!("cannot create {}", path.display())
+            })?))
+        }
+        None => None,
+    };
+    let config = MatchConfig {
+        a,
+        b,
+        settings,
+        openings,
+        games,
+        concurrency: args.concurrency as usize,
+        sprt,
+        series: format,
+        series_cap: games,
+        max_series: match (format, args.games) {
+            (Some(_), None) => Some(1),
+            _ => None,
+        },
+    };
+    let bar = if std::io::stderr().is_terminal() {
+        let bar = ProgressBar::new(u64::from(match format {
+            Some(_) if args.games.is_none() => format.and_then(series_length).unwrap_or(0),
+            _ => games,
+        }));
+        if let Ok(style) = ProgressStyle::with_template("{bar:30} {pos}/{len} {elapsed} {msg}") {
+            bar.set_style(style);
+        }
+        bar
+    } else {
+        ProgressBar::hidden()
+    };
+    let tc_text = tc.to_string();
+    let margin = matches!(tc, TimeControl::Clock { .. }).then_some(config.settings.clock_margin);
+    let mut write_error = None;
+    let summary = run_match(&config, |report, summary| {
+        if let Some(out) = ogn.as_mut() {
+            let (south, north) = match report.a_side {
+                oware::Side::South => (&summary.a, &summary.b),
+                oware::Side::North => (&summary.b, &summary.a),
+            };
+            let rec = record(
+                &report.played,
+                &RecordInfo {
+                    event: "oware match",
+                    round: report.number,
+                    south,
+                    north,
+                    time_control: &tc_text,
+                    clock_margin: margin,
+                },
+            );
+            if let Err(e) = write!(out, "{rec}\n\n") {
+                write_error.get_or_insert(e);
+            }
+        }
+        let w = summary.wdl;
+        let mut msg = format!("+{} ={} -{}", w.wins, w.draws, w.losses);
+        if let Some(elo) = summary.pairs.elo().or(w.elo()) {
+            msg.push_str(&format!("  Elo {:+.1} ± {:.1}", elo.elo, elo.margin()));
+        }
+        if let Some((_, llr, _)) = summary.sprt {
+            msg.push_str(&format!("  LLR {llr:.2}"));
+        }
+        bar.set_position(u64::from(w.games()));
+        bar.set_message(msg);
+    })
+    .map_err(|e| anyhow!(e))?;
+    bar.finish_and_clear();
+    if let Some(mut out) = ogn {
+        if let Some(e) = write_error {
+            bail!("cannot write the OGN file: {e}");
+        }
+        out.flush().context("cannot write the OGN file")?;
+    }
+    if args.json {
+        output::line(summary.to_json());
+    } else {
+        for line in summary.lines() {
+            output::line(line);
+        }
+    }
+    Ok(())
+}
+
+/// The most games a series of `format` lasts, if bounded by itself.
+fn series_length(format: Format) -> Option<u32> {
+    match format {
+        Format::BestOf(n) => Some(n),
+        Format::FirstTo { wins, .. } => Some(2 * wins - 1),
+        Format::Straight(_) => None,
+    }
+}
