@@ -109,7 +109,7 @@ fn time_control(args: &MatchArgs) -> Result<TimeControl> {
 
 /// Runs `oware match`.
 pub fn run(args: MatchArgs) -> Result<()> {
-    let rules = args.rules.rules();
+    let rules = args.rules.rules()?;
     let format: Option<Format> = match &args.series {
         Some(s) => Some(s.parse().map_err(|e| anyhow!("{e}"))?),
         None => None,
