@@ -421,3 +421,27 @@ fn the_shipped_openings_are_legal() {
     let list = oware::arena::openings::parse_openings(&text, oware::Rules::ABAPA).unwrap();
     assert_eq!(list.len(), 50);
 }
+
+/// The time manager on tiny clocks: whole games of the engine against
+/// itself at half a second a game plus 20 ms a move, and no move loses on
+/// time. The margin tolerates a slow machine: an engine may overrun its
+/// share, never the clock.
+#[test]
+fn tiny_clocks_are_never_exceeded() {
+    let out = common::stdout(&[
+        "match",
+        "self",
+        "self",
+        "--tc",
+        "0.5+0.02",
+        "--games",
+        "4",
+        "--openings",
+        "start",
+        "--json",
+    ]);
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(v["games"], 4, "{v}");
+    assert_eq!(v["forfeits"], serde_json::json!([]), "{v}");
+    assert!(v["endings"].get("time").is_none(), "{v}");
+}

@@ -7,7 +7,8 @@ use std::time::{Duration, Instant};
 
 use super::busy::Busy;
 use super::eval::{EvalParams, Evaluator};
-use super::limits::{Deadlines, Limits, MAX_DEPTH};
+use super::limits::{Limits, MAX_DEPTH};
+use super::timing::TimeManager;
 use super::tt::{LocalTable, TranspositionTable};
 use super::worker::{ALL_HOUSES, Features, INFINITE, Shared, Worker, is_proven};
 use crate::tb::Tablebase;
@@ -217,7 +218,7 @@ impl Engine {
             });
         }
         self.tt.new_search();
-        let deadlines = limits.deadlines(start);
+        let mut timing = TimeManager::new(limits, start);
         let nodes = AtomicU64::new(0);
         let completed_depth = AtomicU32::new(0);
         let tb_hits = AtomicU64::new(0);
@@ -231,12 +232,9 @@ impl Engine {
             cancel: &self.stop,
             nodes: &nodes,
             tb_hits: &tb_hits,
-            // One thread searches on the caller's thread, with no one to
-            // watch the clock: it stops at the soft deadline itself.
-            hard_deadline: match self.threads {
-                1 => deadlines.soft.into_iter().chain(deadlines.hard).min(),
-                _ => deadlines.hard,
-            },
+            // Iterations start while the time manager says so; this
+            // aborts one midway.
+            hard_deadline: timing.hard(),
             node_limit: limits.nodes,
             eval: Evaluator::new(&self.params),
             features: self.features,
@@ -251,6 +249,9 @@ impl Engine {
             let mut worker = Worker::new(&shared, &self.locals[0], history);
             worker.root_moves = root_moves;
             deepen(&mut worker, &root, max_depth, start, |iteration| {
+                if !timing.keep_going(&iteration, Instant::now()) {
+                    shared.stop.store(true, Relaxed);
+                }
                 if iteration.supersedes(result.as_ref()) {
                     on_iteration(&iteration);
                     result = Some(iteration);
@@ -265,7 +266,7 @@ impl Engine {
                 root_moves,
                 max_depth,
                 start,
-                &deadlines,
+                &mut timing,
                 on_iteration,
             )
         };
@@ -309,7 +310,7 @@ impl Engine {
         root_moves: u8,
         max_depth: u32,
         start: Instant,
-        deadlines: &Deadlines,
+        timing: &mut TimeManager,
         mut on_iteration: impl FnMut(&Iteration),
     ) -> (Option<Iteration>, usize) {
         let mut result: Option<Iteration> = None;
@@ -345,8 +346,8 @@ impl Engine {
                 return;
             }
             loop {
-                let wait = deadlines.soft.map_or(Duration::from_millis(50), |s| {
-                    s.saturating_duration_since(Instant::now())
+                let wait = timing.hard().map_or(Duration::from_millis(50), |h| {
+                    h.saturating_duration_since(Instant::now())
                         .min(Duration::from_millis(50))
                 });
                 match receiver.recv_timeout(wait) {
@@ -355,7 +356,9 @@ impl Engine {
                             continue;
                         }
                         on_iteration(&iteration);
-                        let done = iteration.is_settled() || iteration.depth >= max_depth;
+                        let done = iteration.is_settled()
+                            || iteration.depth >= max_depth
+                            || !timing.keep_going(&iteration, Instant::now());
                         result = Some(iteration);
                         if done {
                             break;
@@ -364,7 +367,7 @@ impl Engine {
                     Err(std::sync::mpsc::RecvTimeoutError::Disconnected) => break,
                     Err(std::sync::mpsc::RecvTimeoutError::Timeout) => {}
                 }
-                if deadlines.soft.is_some_and(|s| Instant::now() >= s)
+                if timing.hard().is_some_and(|h| Instant::now() >= h)
                     || self.stop.load(Relaxed)
                     || shared.stop.load(Relaxed)
                 {

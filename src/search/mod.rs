@@ -10,6 +10,7 @@ pub mod keys;
 pub mod limits;
 pub mod proof;
 pub mod report;
+pub mod timing;
 pub mod tt;
 pub mod worker;
 
