@@ -3,6 +3,7 @@
 //! adjudication, the statistics (Elo, pentanomial, SPRT) and the match formats
 //! Oware is played in (series).
 
+pub mod builtin;
 pub mod engine;
 pub mod openings;
 pub mod record;
@@ -10,3 +11,4 @@ pub mod referee;
 pub mod runner;
 pub mod series;
 pub mod stats;
+pub mod uci_player;
