@@ -18,6 +18,7 @@
 //! ```
 
 pub mod arena;
+pub mod book;
 mod bytes;
 pub mod captures;
 pub mod game;

@@ -38,6 +38,11 @@ struct Options {
     /// Whether the folder was asked for (it must then exist) rather than
     /// the default one.
     table_asked: bool,
+    /// The opening book, when `OwnBook` is on and it could be read.
+    book: Option<crate::book::Book>,
+    /// `BookFile`: where the book is read from (default: `book.owb` in
+    /// the table folder).
+    book_file: Option<PathBuf>,
 }
 
 /// What the session's loop waits for.
@@ -115,6 +120,8 @@ impl<W: Write + Send + 'static> Session<W> {
                 use_leaves: true,
                 table_path,
                 table_asked,
+                book: None,
+                book_file: None,
             },
             out: Arc::new(Output {
                 writer: Mutex::new(out),
@@ -229,6 +236,7 @@ impl<W: Write + Send + 'static> Session<W> {
                 self.say("option name Hash type spin default 64 min 1 max 65536");
                 self.say("option name Threads type spin default 1 min 1 max 256");
                 self.say("option name OwnBook type check default false");
+                self.say("option name BookFile type string default <TablePath>/book.owb");
                 self.say("option name UseLeaves type check default true");
                 self.say(&format!(
                     "option name TablePath type string default {}",
@@ -325,7 +333,19 @@ impl<W: Write + Send + 'static> Session<W> {
                 Ok(t) if (1..=256).contains(&t) => self.set_threads(t),
                 _ => self.say(&format!("info string bad Threads value '{value}'")),
             },
-            "ownbook" => {}
+            "ownbook" => {
+                if value.eq_ignore_ascii_case("true") {
+                    self.load_book();
+                } else {
+                    self.options.book = None;
+                }
+            }
+            "bookfile" => {
+                self.options.book_file = Some(PathBuf::from(value));
+                if self.options.book.is_some() {
+                    self.load_book();
+                }
+            }
             "useleaves" => {
                 self.options.use_leaves = value.eq_ignore_ascii_case("true");
                 self.load_tables();
@@ -384,8 +404,53 @@ impl<W: Write + Send + 'static> Session<W> {
         self.options.threads = threads;
     }
 
+    /// Reads the book of `BookFile` for `OwnBook`; a book that cannot be
+    /// read is said and not used.
+    fn load_book(&mut self) {
+        let path = self
+            .options
+            .book_file
+            .clone()
+            .unwrap_or_else(|| self.options.table_path.join("book.owb"));
+        match crate::book::file::load(&path, self.rules.variant) {
+            Ok(book) => {
+                self.say(&format!(
+                    "info string book: {} positions from {}",
+                    book.nodes.len(),
+                    path.display()
+                ));
+                self.options.book = Some(book);
+            }
+            Err(e) => {
+                self.say(&format!("info string book not used: {e}"));
+                self.options.book = None;
+            }
+        }
+    }
+
+    /// The book's move for the current position, if `OwnBook` has one: a
+    /// move within 0.2 seeds of the book's best, at random.
+    fn book_move(&self) -> Option<crate::book::BookMove> {
+        let book = self.options.book.as_ref()?;
+        let random = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0, |d| u64::from(d.subsec_nanos()));
+        book.choose(self.game.position(), 20, random)
+    }
+
     fn go(&mut self, words: &[&str]) {
         self.halt();
+        if !words.iter().any(|w| matches!(*w, "infinite" | "ponder"))
+            && let Some(choice) = self.book_move()
+        {
+            self.say(&format!(
+                "info string book move {} {:+.2}",
+                choice.mv,
+                f64::from(choice.value) / 100.0
+            ));
+            self.say(&format!("bestmove {}", choice.mv));
+            return;
+        }
         let go = parse_go(words, self.game.position().side_to_move());
         for note in &go.notes {
             self.say(&format!("info string {note}"));

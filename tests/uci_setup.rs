@@ -164,3 +164,64 @@ fn threads_that_cannot_start_are_said_and_the_engine_carries_on() {
     }
     assert!(carried_on > 0, "no limit refused the threads");
 }
+
+#[test]
+fn own_book_plays_the_book_and_a_bad_book_is_said() {
+    let tmp = tempfile::tempdir().unwrap();
+    let path = tmp.path().join("b.owb");
+    let grown = std::process::Command::new(env!("CARGO_BIN_EXE_oware"))
+        .args([
+            "book",
+            "build",
+            "--out",
+            path.to_str().unwrap(),
+            "--positions",
+            "10",
+            "--depth",
+            "3",
+            "--hash",
+            "4",
+        ])
+        .output()
+        .unwrap();
+    assert!(grown.status.success());
+    let book = oware::book::file::load(&path, oware::Variant::Abapa).unwrap();
+    let letters: Vec<String> = book
+        .moves(&oware::Position::START)
+        .iter()
+        .map(|m| m.mv.to_string())
+        .collect();
+    let out = talk(
+        &oware("uci --db /no/such/folder"),
+        &[
+            &format!("setoption name BookFile value {}", path.display()),
+            "setoption name OwnBook value true",
+            "position startpos",
+            "go movetime 100",
+        ],
+    );
+    assert!(
+        out.iter().any(|l| l.starts_with("info string book move")),
+        "{out:?}"
+    );
+    let best = out
+        .iter()
+        .find_map(|l| l.strip_prefix("bestmove "))
+        .unwrap();
+    assert!(
+        letters.iter().any(|m| m == best),
+        "{best} not in {letters:?}"
+    );
+    let out = talk(
+        &oware("uci --db /no/such/folder"),
+        &[
+            "setoption name BookFile value /no/such/book.owb",
+            "setoption name OwnBook value true",
+        ],
+    );
+    assert!(
+        out.iter()
+            .any(|l| l.starts_with("info string book not used")),
+        "{out:?}"
+    );
+}

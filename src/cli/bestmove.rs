@@ -1,6 +1,6 @@
 //! `oware bestmove`: search a position and print the best move.
 
-use anyhow::Result;
+use anyhow::{Context, Result};
 use clap::Args;
 
 use oware::search;
@@ -26,6 +26,13 @@ pub struct SearchArgs {
     /// Print the result as one JSON object.
     #[arg(long)]
     pub json: bool,
+    /// Play from this opening book when it has the position (bestmove
+    /// only): a move within --book-margin of the book's best, at random.
+    #[arg(long, value_name = "FILE")]
+    pub book: Option<std::path::PathBuf>,
+    /// How much worse than the book's best a book move may be, in seeds.
+    #[arg(long, default_value_t = 0.2, value_name = "SEEDS")]
+    pub book_margin: f64,
     #[command(flatten)]
     pub engine: EngineArgs,
     #[command(flatten)]
@@ -36,6 +43,27 @@ pub struct SearchArgs {
 pub fn run(args: SearchArgs) -> Result<()> {
     let rules = args.rules.rules()?;
     let game = game_from(args.position.as_deref(), args.moves.as_deref(), rules)?;
+    if let Some(path) = &args.book {
+        let book = oware::book::file::load(path, rules.variant).context("cannot read the book")?;
+        let random = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0, |d| d.subsec_nanos().into());
+        let margin = (args.book_margin * 100.0).round() as i32;
+        if let Some(choice) = book.choose(game.position(), margin, random) {
+            let value = f64::from(choice.value) / 100.0;
+            if args.json {
+                output::line(serde_json::json!({
+                    "best": choice.mv.to_string(), "book": true, "score": value,
+                    "result": null, "plies": null, "bound": null, "depth": book.depth,
+                    "pv": [choice.mv.to_string()],
+                }));
+            } else {
+                output::line(format_args!("book {} {value:+.2}", choice.mv));
+                output::line(format_args!("bestmove {}", choice.mv));
+            }
+            return Ok(());
+        }
+    }
     let engine = make_engine(&args.engine, rules.variant)?;
     let limits = limits_from(args.depth, args.movetime, 3000);
     let json = args.json;

@@ -4,6 +4,7 @@ mod analyze;
 mod arena;
 mod bench;
 mod bestmove;
+mod book;
 mod build;
 mod common;
 pub mod output;
@@ -52,6 +53,8 @@ enum Command {
     Bestmove(bestmove::SearchArgs),
     /// A score and principal variation for every legal move.
     Analyze(bestmove::SearchArgs),
+    /// Grow an opening book, or show what it holds.
+    Book(book::BookArgs),
     /// Search a fixed suite of positions and print node counts and speed.
     Bench(bench::BenchArgs),
     /// Speak the engine protocol of the Aualé GUI on stdin/stdout.
@@ -80,6 +83,7 @@ impl Cli {
             Some(Command::Bestmove(args)) => bestmove::run(args),
             Some(Command::Analyze(args)) => analyze::run(args),
             Some(Command::Bench(args)) => bench::run(args),
+            Some(Command::Book(args)) => book::run(args),
             Some(Command::Uci(args)) => uci::run(args),
             Some(Command::Match(args)) => arena::run(args),
         }
