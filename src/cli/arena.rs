@@ -30,7 +30,7 @@ const OPENINGS: &str = include_str!("../../benches/openings.txt");
 #[derive(Args)]
 pub struct MatchArgs {
     /// Engine A: `self`, `self:key=value,…` (hash, threads, db, tb-limit,
-    /// reductions, capture-search, defer, eval, name) or `uci:COMMAND`.
+    /// reductions, capture-search, defer, eval, time, name) or `uci:COMMAND`.
     a: String,
     /// Engine B, as A.
     b: String,
