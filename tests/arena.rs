@@ -325,6 +325,22 @@ fn series_and_sprt_from_the_command_line() {
         "--json",
     ]);
     assert!(v["games"].as_u64().unwrap() >= 6, "{v}");
+    // Random openings, kept near level.
+    let v = json(&[
+        "match",
+        "self",
+        "self",
+        "--depth",
+        "1",
+        "--max-plies",
+        "20",
+        "--games",
+        "2",
+        "--random-plies",
+        "4",
+        "--json",
+    ]);
+    assert_eq!(v["games"], 2, "{v}");
     // The SPRT line.
     let text = stdout(&[
         "match",

@@ -129,7 +129,8 @@ fn by_stores(game: &Game) -> Option<Side> {
 fn table_verdict(tables: &Tablebase, game: &Game) -> Option<(Verdict, u8)> {
     let pos = game.position();
     let seeds = pos.seeds_on_board() as u8;
-    if tables.variant() != game.rules().variant || !tables.has_level(seeds as usize) {
+    // The tables assume the default ending rules of their variant.
+    if *game.rules() != Rules::of(tables.variant()) || !tables.has_level(seeds as usize) {
         return None;
     }
     let value = board_value(tables, &relative(pos), seeds as usize).ok()?;

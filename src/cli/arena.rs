@@ -30,7 +30,7 @@ const OPENINGS: &str = include_str!("../../benches/openings.txt");
 #[derive(Args)]
 pub struct MatchArgs {
     /// Engine A: `self`, `self:key=value,…` (hash, threads, db, tb-limit,
-    /// reductions, capture-search, defer, eval, name) or `uci:COMMAND`.
+    /// reductions, capture-search, defer, eval, time, name) or `uci:COMMAND`.
     a: String,
     /// Engine B, as A.
     b: String,
@@ -149,6 +149,11 @@ pub fn run(args: MatchArgs) -> Result<()> {
     settings.untimed_wait = Duration::from_millis(args.timeout);
     settings.max_plies = args.max_plies;
     if let Some(dir) = &args.db {
+        if rules != oware::Rules::of(rules.variant) {
+            bail!(
+                "--db adjudicates only under the default ending rules (no --no-capture-limit, --no-repetition)"
+            );
+        }
         if !dir.is_dir() {
             bail!("table folder {} not found", dir.display());
         }
