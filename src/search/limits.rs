@@ -45,6 +45,9 @@ pub const MAX_DEPTH: u32 = super::worker::MAX_PLY as u32 - 8;
 /// Margin kept for answering after the hard deadline.
 const OVERHEAD: Duration = Duration::from_millis(15);
 
+/// Below this much time left, an iteration never runs past the move's share.
+const LOW_TIME: Duration = Duration::from_secs(1);
+
 impl Limits {
     /// Fixed depth.
     pub fn depth(depth: u32) -> Limits {
@@ -79,7 +82,14 @@ impl Limits {
             let left = c.time_left.saturating_sub(OVERHEAD);
             let share = left / moves + c.increment * 4 / 5;
             let target = share.min(left / 3).max(Duration::from_millis(1));
-            let cap = (target * 3).min(left / 2).max(target);
+            // An iteration may run on to three shares, at most a quarter of
+            // what is left; short of time (under a second) not past its
+            // share, so that a slow answer never costs the game.
+            let cap = if left < LOW_TIME {
+                target
+            } else {
+                (target * 3).min(left / 4).max(target)
+            };
             soft = Some(soft.map_or(start + target / 2, |s: Instant| s.min(start + target / 2)));
             hard = Some(hard.map_or(start + cap, |h: Instant| h.min(start + cap)));
         }
