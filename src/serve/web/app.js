@@ -763,9 +763,8 @@ function gameView(app, id, params) {
   }
 
   async function show(st) {
-    if (destroyed || st !== latest) {
-      if (st !== latest) return;
-    }
+    // A newer state came in meanwhile: that one is drawn (and animated) instead.
+    if (destroyed || st !== latest) return;
     const prev = state;
     const animate = prev && !skipAnimations() && st.ply > prev.ply && st.ply - prev.ply <= 4 && prev.moves.every((m, i) => st.moves[i] === m);
     if (animate) {
@@ -1101,10 +1100,10 @@ function analyzeView(app, params) {
 
   const btn = (id, label, aria, fn) => h("button", { type: "button", id, "aria-label": aria, onclick: fn }, label);
   nav.append(
-    btn("first", "⏮", "First position", () => goto(0)),
-    btn("prev", "◀", "Previous move", () => goto(cursor - 1)),
-    btn("next", "▶", "Next move", () => goto(cursor + 1, true)),
-    btn("last", "⏭", "Last position", () => goto(moves.length)),
+    btn("first", "« First", "First position", () => goto(0)),
+    btn("prev", "‹ Back", "Previous move", () => goto(cursor - 1)),
+    btn("next", "Next ›", "Next move", () => goto(cursor + 1, true)),
+    btn("last", "Last »", "Last position", () => goto(moves.length)),
   );
 
   // The editor: pits as on the board, each with − and +.
@@ -1157,7 +1156,7 @@ function analyzeView(app, params) {
         nav,
         msg,
         h("div", { class: "under" }, animationToggle()),
-        h("section", { class: "panel" }, h("h2", null, "Engine"), evalBox, h("div", { class: "tablewrap" }, h("table", { class: "analysis" }, h("thead", null, h("tr", null, h("th", { scope: "col" }, "Move"), h("th", { scope: "col" }, "Score"), h("th", { scope: "col" }, "Depth"), h("th", { scope: "col" }, "Tables"), h("th", { scope: "col" }, "Principal variation"))), table)), h("div", { class: "grid" }, field("Rules", rulesSel), field("Time", timeSel))),
+        h("section", { class: "panel" }, h("h2", null, "Engine"), h("p", { class: "hint" }, "Scores in seeds for the side to move; a win or loss is proven, in so many plies. Click a move to play it."), evalBox, h("div", { class: "tablewrap" }, h("table", { class: "analysis" }, h("thead", null, h("tr", null, h("th", { scope: "col" }, "Move"), h("th", { scope: "col" }, "Score"), h("th", { scope: "col" }, "Depth"), h("th", { scope: "col" }, "Tables"), h("th", { scope: "col" }, "Principal variation"))), table)), h("div", { class: "grid" }, field("Rules", rulesSel), field("Time", timeSel))),
       ),
       h(
         "aside",
