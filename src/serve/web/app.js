@@ -1,0 +1,2 @@
+// Placeholder: the page's script replaces this file.
+"use strict";
