@@ -17,6 +17,7 @@
 //! assert_eq!(game.position().to_string(), "4-4-4-4-4-0-5-5-5-5-4-4-0-0-N");
 //! ```
 
+pub mod arena;
 mod bytes;
 pub mod captures;
 pub mod game;
@@ -28,6 +29,7 @@ pub mod position;
 pub mod report;
 pub mod rules;
 pub mod search;
+pub mod serve;
 pub mod side;
 pub mod tb;
 pub mod uci;

@@ -9,6 +9,7 @@ pub mod output;
 mod perft;
 mod probe;
 mod selfmatch;
+mod serve;
 mod show;
 mod stats;
 mod uci;
@@ -24,7 +25,8 @@ pub const EXAMPLES: &str = "Examples:
   oware show 0-0-0-0-0-1-0-0-0-0-0-0-20-27-S --json
   oware perft --depth 9                        count leaves 9 plies deep
   oware bestmove --movetime 2000               the best move from the start
-  oware build --max-seeds 16                   endgame tables of levels 0..16";
+  oware build --max-seeds 16                   endgame tables of levels 0..16
+  oware serve                                  play in the browser at http://127.0.0.1:8080";
 
 /// An Oware (Abapa) engine built around retrograde endgame databases.
 #[derive(Parser)]
@@ -58,6 +60,8 @@ enum Command {
     Uci(uci::UciArgs),
     /// Play the engine against itself with one search technique switched.
     Match(selfmatch::MatchArgs),
+    /// Play in the browser: a web page and a JSON API on this machine.
+    Serve(serve::ServeArgs),
 }
 
 impl Cli {
@@ -82,6 +86,7 @@ impl Cli {
             Some(Command::Bench(args)) => bench::run(args),
             Some(Command::Uci(args)) => uci::run(args),
             Some(Command::Match(args)) => selfmatch::run(args),
+            Some(Command::Serve(args)) => serve::run(args),
         }
     }
 }

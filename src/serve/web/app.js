@@ -608,7 +608,8 @@ function newGameView(app) {
             try {
               const ogn = await readFile();
               const b = body();
-              created(await api("POST", "/api/games/import", { ogn, south: b.south, north: b.north, level: b.level, rules: b.rules }));
+              // The rules are the record's own (its Variant tag).
+              created(await api("POST", "/api/games/import", { ogn, south: b.south, north: b.north, level: b.level, move_cap: b.move_cap, series: b.series }));
             } catch (err) {
               importMsg.textContent = "Cannot import: " + err.message;
             }
@@ -1302,7 +1303,7 @@ function analyzeView(app, params) {
     const best = (res.moves || [])[0];
     if (best) evalBox.append(h("p", null, h("b", null, "Best: "), `${best.move}, ${formatScore(best)} for ${SIDE_NAME[pos.toMove]}`, ` (depth ${best.depth})`));
     if (tb) {
-      evalBox.append(h("p", { class: "verdict", id: "verdict" }, h("b", null, "Tables: "), verdictText(tb), ` — gM ${tb.gm}, gN ${tb.gn} of ${tb.seeds} seeds` + (tb.exact ? ", exact" : "")));
+      evalBox.append(h("p", { class: "verdict", id: "verdict" }, h("b", null, "Tables: "), `${verdictText(tb)} for ${SIDE_NAME[pos.toMove]} — ${tableValue(tb)}` + (tb.seeds != null ? ` of ${tb.seeds} seeds` : "") + (tb.exact ? ", exact" : "")));
     } else {
       evalBox.append(h("p", { class: "note" }, "No table covers this position."));
     }
@@ -1316,7 +1317,7 @@ function analyzeView(app, params) {
           h("td", null, h("button", { type: "button", class: "mv", "aria-label": `play ${m.move}`, onclick: () => playMove(m.move) }, m.move + (t && t.captures ? `+${t.captures}` : ""))),
           h("td", { class: "num" }, formatScore(m)),
           h("td", { class: "num" }, String(m.depth ?? "")),
-          h("td", null, t ? `${verdictText(t)} (gM ${t.gm}, gN ${t.gn})` : "—"),
+          h("td", null, t ? `${verdictText(t)} (${tableValue(t)})` : "—"),
           h("td", { class: "pv" }, (m.pv || []).join(" ")),
         ),
       );
@@ -1324,8 +1325,15 @@ function analyzeView(app, params) {
   }
 
   function verdictText(v) {
-    if (typeof v.verdict === "string" && v.verdict) return v.verdict;
+    if (typeof v.verdict === "string" && v.verdict) return v.verdict.replace(/-/g, " ");
     return v.exact ? "exact" : "depends on history";
+  }
+
+  // gM and gN for the Abapa tables, the Romein & Bal score for Awari's.
+  function tableValue(v) {
+    if (v.gm != null || v.gn != null) return `gM ${v.gm}, gN ${v.gn}`;
+    if (v.score != null) return `score ${v.score > 0 ? "+" : ""}${v.score}`;
+    return "";
   }
 
   const onKey = (e) => {
