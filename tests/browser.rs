@@ -323,6 +323,15 @@ async fn click_pit(c: &Client, letter: &str) {
         .unwrap();
 }
 
+async fn click(c: &Client, css: &str) {
+    c.find(Locator::Css(css))
+        .await
+        .unwrap_or_else(|e| panic!("no {css}: {e}"))
+        .click()
+        .await
+        .unwrap();
+}
+
 async fn new_game(c: &Client, base: &str, south: &str, north: &str) {
     c.goto(&format!("{base}/#/")).await.unwrap();
     wait_css(c, "#new-game #create").await;
@@ -468,6 +477,7 @@ async fn run() {
         .await
         .unwrap();
     assert!(list.contains('C'), "move list {list:?}");
+    viewport(&a, 1100, 640).await;
     screenshot(&a, &shots.join("board.png")).await;
 
     // ---- Phone sizes: no horizontal scroll, pits big enough to touch.
@@ -523,6 +533,22 @@ async fn run() {
     check_against_show(&s);
     let s = wait_board(&b, "North's own move", |s| s.ply == 2).await;
     check_against_show(&s);
+    // A draw offered by North, declined by South; then South resigns.
+    click(&b, "#draw-offer").await;
+    wait_css(&a, "#draw-decline").await;
+    click(&a, "#draw-decline").await;
+    wait_css(&b, "#draw-offer").await;
+    click(&a, "#resign").await;
+    wait_css(&a, "#resign-confirm").await;
+    click(&a, "#resign-confirm").await;
+    for (c, who) in [(&a, "South"), (&b, "North")] {
+        let s = wait_board(c, "the end by resignation", |s| s.status == "over").await;
+        assert!(
+            s.text.contains("North") && s.text.contains("resigned"),
+            "{who}'s page says {:?}",
+            s.text
+        );
+    }
     b.close().await.unwrap();
 
     // ---- The analysis board: a position after moves, the engine's scores.
@@ -558,5 +584,39 @@ async fn run() {
         .unwrap()
         .len();
     assert_eq!(rows, legal.len(), "a row per legal move");
+
+    // ---- An OGN file read in the browser, opened in the analysis.
+    let ogn = tmp.path().join("game.ogn");
+    std::fs::write(
+        &ogn,
+        "[Event \"test\"]\n[South \"?\"]\n[North \"?\"]\n[Result \"*\"]\n\n1. F f {a comment} 2. B e (2... a) 3. A *\n",
+    )
+    .unwrap();
+    a.goto(&format!("{base}/#/")).await.unwrap();
+    wait_css(&a, "#ogn-file").await;
+    a.find(Locator::Css("#ogn-file"))
+        .await
+        .unwrap()
+        .send_keys(ogn.to_str().unwrap())
+        .await
+        .unwrap();
+    click(&a, "#ogn-analyze").await;
+    let s = wait_board(&a, "the record in the analysis", |s| {
+        s.ply == 5 && !s.playable.is_empty()
+    })
+    .await;
+    let want = show("FfBeA");
+    let pits: Vec<u64> = want["pits"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|x| x.as_u64().unwrap())
+        .collect();
+    assert_eq!(s.pits, pits, "the board after the record's moves");
+    // Back one move.
+    click(&a, "#prev").await;
+    let s = wait_board(&a, "one move back", |s| s.ply == 4).await;
+    let want = show("FfBe");
+    assert_eq!(s.pits[0], want["pits"][0].as_u64().unwrap());
     a.close().await.unwrap();
 }

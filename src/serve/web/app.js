@@ -428,7 +428,12 @@ function drawSeeds(el, n, salt, wide) {
   for (let k = 0; k < shown; k++) {
     let x = 50;
     let y = 50;
-    if (shown > 1) {
+    if (wide) {
+      // A store fills from the bottom, three seeds a row, a little askew.
+      const jitter = (((k + salt) * 37) % 11) - 5;
+      x = 26 + (k % 3) * 24 + jitter * 0.8;
+      y = 94 - Math.floor(k / 3) * 5.8 + (((k * 13) % 5) - 2) * 0.6;
+    } else if (shown > 1) {
       const r = radius * Math.sqrt((k + 0.6) / shown);
       const a = (k + salt) * 2.39996;
       x = 50 + r * Math.cos(a) * (wide ? 0.9 : 1);
@@ -704,7 +709,7 @@ function gameView(app, id, params) {
   const players = h("div", { class: "players", id: "players" });
   const board = new Board({ onPit: (l) => play(l) });
   const controls = h("div", { class: "controls", id: "controls" });
-  const series = h("section", { class: "series", id: "series", hidden: true });
+  const series = h("section", { class: "series panel", id: "series", hidden: true });
   const share = h("section", { class: "share panel", id: "share" });
   const moves = h("ol", { class: "movelist", id: "movelist", "aria-label": "Moves" });
   const tools = h("div", { class: "actions" });
@@ -787,9 +792,11 @@ function gameView(app, id, params) {
     const p = kindOf(st, s);
     const mine = mySides().includes(s) && p.kind !== "engine";
     if (p.kind === "engine") return `Engine (${p.level || "?"})`;
-    if (mine) return seat === "both" ? "You" : "You";
-    if (p.kind === "link") return p.joined ? "Opponent (by link)" : "Opponent (link not opened yet)";
-    return "Player";
+    if (mine) return "You";
+    const player = mySides().length > 0;
+    if (p.kind === "link" && !p.joined) return "Opponent (link not opened yet)";
+    if (player) return "Opponent";
+    return p.kind === "link" ? "Player (by link)" : "Player";
   }
 
   function render() {
@@ -931,18 +938,38 @@ function gameView(app, id, params) {
     if (entry && seat && seat !== "both") me = seat === "south" ? entry.south : entry.south === "A" ? "B" : "A";
     const name = (x) => (me ? (x === me ? "You" : "Opponent") : `Player ${x}`);
     const sc = se.score || { A: 0, B: 0, draws: 0 };
-    series.append(
-      h("h2", null, "Series: " + se.format),
+    const games = se.games || [];
+    const parts = [
+      h("h2", null, "Series: " + seriesName(se.format)),
       h("p", { class: "score", id: "series-score" }, `${name("A")} ${sc.A} – ${sc.B} ${name("B")}` + (sc.draws ? ` (${sc.draws} draw${sc.draws === 1 ? "" : "s"})` : "")),
       se.decided ? h("p", { class: "note" }, se.winner ? `${name(se.winner)} won the series.` : "The series is drawn.") : null,
       h(
         "ol",
         { class: "games" },
-        (se.games || []).map((g) =>
-          h("li", null, g.id === st.id ? h("b", null, "this game") : h("a", { href: `#/game/${encodeURIComponent(g.id)}`, onclick: () => carryToken(g.id) }, "game"), `: ${name(g.south)} South — `, g.winner ? `${SIDE_NAME[g.winner]} won` : g.id === st.id && st.status === "ongoing" ? "playing" : "draw"),
-        ),
+        games.map((g, i) => {
+          const label = `Game ${i + 1}`;
+          const won = g.winner ? (g.winner === "S" ? g.south : g.south === "A" ? "B" : "A") : null;
+          const ongoing = g.id === st.id && st.status === "ongoing";
+          const result = won ? `${name(won)} won` : ongoing || (!g.winner && g.id === se.next && g.id !== st.id) ? "playing" : "draw";
+          return h(
+            "li",
+            null,
+            g.id === st.id ? h("b", null, label + " (this one)") : h("a", { href: `#/game/${encodeURIComponent(g.id)}`, onclick: () => carryToken(g.id) }, label),
+            `: ${name(g.south)} South — ${result}`,
+          );
+        }),
       ),
-    );
+    ];
+    series.append(...parts.filter(Boolean));
+  }
+
+  function seriesName(f) {
+    let m;
+    if ((m = /^first-to:(\d+),lead:(\d+)$/.exec(f))) return `first to ${m[1]} wins, by ${m[2]} clear`;
+    if ((m = /^first-to:(\d+)$/.exec(f))) return `first to ${m[1]} wins`;
+    if ((m = /^best-of:(\d+)$/.exec(f))) return `best of ${m[1]}`;
+    if ((m = /^straight:(\d+)$/.exec(f))) return `${m[1]} games straight`;
+    return f;
   }
 
   function renderShare(st) {
