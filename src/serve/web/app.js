@@ -1322,7 +1322,7 @@ function analyzeView(app, params) {
     board.el.dataset.busy = "0";
     posOut.value = res.position;
     fillEditor(pos);
-    status.textContent = legal.length ? `${SIDE_NAME[pos.toMove]} to move. Move ${cursor} of ${moves.length}.` : `No legal move: the game is over (${pos.stores[0]}–${pos.stores[1]}).`;
+    status.textContent = legal.length ? `${SIDE_NAME[pos.toMove]} to move` + (moves.length ? `, after move ${cursor} of ${moves.length}.` : ".") : `No legal move: the game is over (${pos.stores[0]}–${pos.stores[1]}).`;
     const tb = res.tables || null;
     const tbMoves = {};
     if (tb && Array.isArray(tb.moves)) for (const m of tb.moves) tbMoves[m.move] = m;
@@ -1342,10 +1342,10 @@ function analyzeView(app, params) {
           "tr",
           { "data-move": m.move },
           h("td", null, h("button", { type: "button", class: "mv", "aria-label": `play ${m.move}`, onclick: () => playMove(m.move) }, m.move + (t && t.captures ? `+${t.captures}` : ""))),
-          h("td", { class: "num" }, formatScore(m)),
-          h("td", { class: "num" }, String(m.depth ?? "")),
-          h("td", null, t ? `${verdictText(t)} (${tableValue(t)})` : "—"),
-          h("td", { class: "pv" }, (m.pv || []).join(" ")),
+          h("td", { class: "num", "data-label": "Score" }, formatScore(m)),
+          h("td", { class: "num", "data-label": "Depth" }, String(m.depth ?? "")),
+          h("td", { "data-label": "Tables" }, t ? `${verdictText(t)} (${tableValue(t)})` : "—"),
+          h("td", { class: "pv", "data-label": "Line" }, (m.pv || []).join(" ")),
         ),
       );
     }
