@@ -711,3 +711,30 @@ fn load_200_games_against_the_engine() {
     );
     assert!(all.len() >= games);
 }
+
+#[test]
+fn games_past_the_memory_cap_are_read_back_and_busy_games_refuse_more() {
+    let data = tempfile::tempdir().unwrap();
+    let server = Server::start(data.path(), &["--rate", "0", "--max-games", "2"]);
+    let mut games = Vec::new();
+    for _ in 0..3 {
+        let created = server.create(json!({"south": "human", "north": "link"}));
+        let id = str_of(&created["id"]).to_string();
+        let token = str_of(&created["token"]).to_string();
+        assert_eq!(server.play(&id, "F", &token).0, 200);
+        games.push((id, token));
+    }
+    // The first was dropped from memory for the third, and comes back.
+    for (id, token) in &games {
+        let (status, s) = server.get_json(&format!("/api/games/{id}?token={token}"));
+        assert_eq!(status, 200);
+        assert_eq!(s["moves"], json!(["F"]));
+        assert_eq!(s["seat"], "south");
+    }
+    // Two games watched stay in memory: a third cannot come in.
+    let _w0 = server.socket(&games[0].0);
+    let _w1 = server.socket(&games[1].0);
+    let (status, err) = server.get_json(&format!("/api/games/{}", games[2].0));
+    assert_eq!(status, 503, "{err}");
+    assert_eq!(server.post("/api/games", json!({})).0, 503);
+}
