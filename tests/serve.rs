@@ -738,3 +738,124 @@ fn games_past_the_memory_cap_are_read_back_and_busy_games_refuse_more() {
     assert_eq!(status, 503, "{err}");
     assert_eq!(server.post("/api/games", json!({})).0, 503);
 }
+
+#[test]
+fn random_and_mutated_requests_get_clean_refusals_never_a_crash() {
+    let data = tempfile::tempdir().unwrap();
+    let server = Server::open(data.path());
+    let created = server.create(json!({"south": "human", "north": "link", "series": "best-of:3"}));
+    let id = str_of(&created["id"]).to_string();
+    let token = str_of(&created["token"]).to_string();
+    let paths = [
+        "/api/games".to_string(),
+        "/api/games/import".to_string(),
+        "/api/analyze".to_string(),
+        format!("/api/games/{id}/moves"),
+        format!("/api/games/{id}/resign"),
+        format!("/api/games/{id}/draw"),
+        format!("/api/games/{id}/next"),
+    ];
+    let valid = [
+        json!({"rules": "awari", "move_cap": 100, "south": "link", "north": "human", "series": "straight:2", "start": "4-4-4-4-4-4-4-4-4-4-4-4-0-0-N"}),
+        json!({"ogn": "[FEN \"0-0-0-0-0-1-0-0-0-0-0-1-23-23-S\"]\n1. F *", "south": "human"}),
+        json!({"position": "0-0-0-0-0-1-0-0-0-0-0-1-23-23-S", "moves": "F", "movetime": 5}),
+        json!({"move": "A", "token": token}),
+        json!({"token": null}),
+        json!({"token": token, "action": "offer"}),
+        json!({"token": token}),
+    ];
+    let pieces = [
+        "{",
+        "}",
+        "[",
+        "]",
+        "\"",
+        ":",
+        ",",
+        "null",
+        "true",
+        "1e999",
+        "-1",
+        "18446744073709551616",
+        "\"move\"",
+        "\"token\"",
+        "\"rules\"",
+        "\"abapa\"",
+        "\"ogn\"",
+        "\"position\"",
+        "\"moves\"",
+        "\"series\"",
+        "\"first-to:99999999999\"",
+        "\"start\"",
+        "\"\u{0}\"",
+        "\"\\ud800\"",
+        "é",
+        "\"movetime\"",
+        "\"level\"",
+        "\"movetime:0\"",
+        "\"FfFfFf\"",
+        "\"48-0-0-0-0-0-0-0-0-0-0-0-0-0-S\"",
+    ];
+    let mut rng = Lcg(2024);
+    for round in 0..400 {
+        let k = rng.below(paths.len());
+        let body = match round % 3 {
+            // A valid body with one value swapped for a random piece.
+            0 => {
+                let mut text = valid[k].to_string();
+                let at = rng.below(text.len());
+                let at = (0..=at).rev().find(|&i| text.is_char_boundary(i)).unwrap();
+                text.insert_str(at, pieces[rng.below(pieces.len())]);
+                text
+            }
+            // A soup of JSON-ish pieces.
+            1 => (0..rng.below(12))
+                .map(|_| pieces[rng.below(pieces.len())])
+                .collect(),
+            // Valid fields with values from elsewhere.
+            _ => {
+                let mut map = serde_json::Map::new();
+                for _ in 0..rng.below(5) {
+                    let key = [
+                        "move", "token", "rules", "ogn", "position", "moves", "series", "start",
+                        "movetime", "level", "south", "north", "action", "move_cap",
+                    ][rng.below(14)];
+                    let value = [
+                        json!("A"),
+                        json!(null),
+                        json!(-5),
+                        json!(1.5),
+                        json!([1]),
+                        json!({"a": 1}),
+                        json!("awari"),
+                        json!("link"),
+                        json!("engine"),
+                        json!("accept"),
+                        json!(100),
+                        json!("f"),
+                        json!("1. F f"),
+                    ][rng.below(13)]
+                    .clone();
+                    map.insert(key.into(), value);
+                }
+                Value::Object(map).to_string()
+            }
+        };
+        // Analyses would take their full time: only short ones.
+        let parsed: Value = serde_json::from_str(&body).unwrap_or(Value::Null);
+        if k == 2 && parsed.is_object() && parsed["movetime"].as_u64().is_none_or(|t| t > 20) {
+            continue;
+        }
+        let (status, answer) = server.post_raw(&paths[k], &body);
+        assert!(
+            [200, 201, 400, 403, 404, 413].contains(&status),
+            "{} {body} -> {status} {answer}",
+            paths[k]
+        );
+        if status >= 400 {
+            assert!(answer["error"].is_string(), "{answer}");
+        }
+    }
+    assert_eq!(server.get("/").0, 200);
+    assert_eq!(server.get_json(&format!("/api/games/{id}")).0, 200);
+}
