@@ -30,7 +30,7 @@ use super::games::{
     Ending, Entry, LiveGame, Seat, SeatKind, SeriesState, new_id, new_token, rules_of,
 };
 use super::limits::{
-    BODY_LIMIT, MAX_PLIES, OGN_LIMIT, REQUEST_TIMEOUT, SocketSlot, WS_MESSAGE_LIMIT,
+    BODY_LIMIT, MAX_PLIES, OGN_LIMIT, REQUEST_TIMEOUT, SocketSlot, WS_MESSAGE_LIMIT, WS_PING,
 };
 use super::store::SeriesGameRow;
 use super::{App, LoadError};
@@ -772,8 +772,19 @@ async fn run_socket(mut socket: WebSocket, entry: Arc<Entry>, _slot: SocketSlot)
     if socket.send(Message::Text(first.into())).await.is_err() {
         return;
     }
+    // A ping now and then; a client silent (no pong) for long is gone.
+    let mut ping = tokio::time::interval(WS_PING);
+    ping.tick().await;
+    let mut heard = tokio::time::Instant::now();
     loop {
         tokio::select! {
+            _ = ping.tick() => {
+                if heard.elapsed() > WS_PING * 3
+                    || socket.send(Message::Ping(Bytes::new())).await.is_err()
+                {
+                    break;
+                }
+            }
             change = rx.recv() => {
                 let text = match change {
                     Ok(text) => text.to_string(),
@@ -786,7 +797,7 @@ async fn run_socket(mut socket: WebSocket, entry: Arc<Entry>, _slot: SocketSlot)
             }
             incoming = socket.recv() => match incoming {
                 Some(Ok(Message::Close(_))) | Some(Err(_)) | None => break,
-                Some(Ok(_)) => {}
+                Some(Ok(_)) => heard = tokio::time::Instant::now(),
             },
         }
     }

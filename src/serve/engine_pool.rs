@@ -210,3 +210,46 @@ fn choose(engine: &Engine, game: &Game, level: Level) -> Result<Move, String> {
         .best
         .ok_or_else(|| "the search found no move".to_string())
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn levels_read_and_print_alike() {
+        for name in ["easy", "medium", "hard", "full", "movetime:100"] {
+            let level: Level = name.parse().unwrap();
+            assert_eq!(level.to_string(), name);
+        }
+        assert_eq!("HARD".parse::<Level>(), Ok(Level::Hard));
+        for bad in [
+            "",
+            "expert",
+            "movetime:0",
+            "movetime:5001",
+            "movetime:-1",
+            "movetime:x",
+        ] {
+            assert!(bad.parse::<Level>().is_err(), "{bad}");
+        }
+    }
+
+    #[test]
+    fn searches_are_capped() {
+        assert_eq!(capped(Limits::depth(6)).movetime, Some(SEARCH_CAP));
+        let long = Limits::movetime(Duration::from_secs(60));
+        assert_eq!(capped(long).movetime, Some(SEARCH_CAP));
+        let short = Limits::movetime(Duration::from_millis(300));
+        assert_eq!(capped(short).movetime, Some(Duration::from_millis(300)));
+    }
+
+    #[test]
+    fn every_level_plays_a_legal_move() {
+        let engine = Engine::new(1, 1, None);
+        let game = Game::new(crate::Position::START, crate::Rules::ABAPA);
+        for level in [Level::Easy, Level::Medium, Level::Movetime(20)] {
+            let mv = choose(&engine, &game, level).unwrap();
+            assert!(game.legal_moves().contains(&mv));
+        }
+    }
+}

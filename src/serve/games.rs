@@ -482,6 +482,19 @@ impl Hub {
         self.len() == 0
     }
 
+    /// Whether a game could come into memory now (below the cap, or an
+    /// idle game to drop).
+    pub fn has_room(&self) -> bool {
+        let games = self.games.lock().unwrap_or_else(|e| e.into_inner());
+        games.len() < self.cap || games.values().any(Self::idle)
+    }
+
+    fn idle(e: &Arc<Entry>) -> bool {
+        Arc::strong_count(e) == 1
+            && e.tx.receiver_count() == 0
+            && !e.thinking.load(Ordering::Acquire)
+    }
+
     /// Puts a game in memory (dropping the least recently used idle game
     /// at the cap) and returns its entry, or the one already there under
     /// the same id; `Full` when every game in memory is in use.
@@ -494,11 +507,7 @@ impl Hub {
             // Idle: nobody holds it, nobody listens, the engine is not on it.
             let victim = games
                 .iter()
-                .filter(|(_, e)| {
-                    Arc::strong_count(e) == 1
-                        && e.tx.receiver_count() == 0
-                        && !e.thinking.load(Ordering::Acquire)
-                })
+                .filter(|(_, e)| Self::idle(e))
                 .min_by_key(|(_, e)| e.last_used.load(Ordering::Relaxed))
                 .map(|(id, _)| id.clone());
             match victim {
@@ -545,5 +554,49 @@ impl Hub {
         if map.len() > self.cap {
             map.retain(|_, s| Arc::strong_count(s) > 1);
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn row(id: &str, south: &str, winner: Option<&str>) -> SeriesGameRow {
+        SeriesGameRow {
+            id: id.into(),
+            south_player: south.into(),
+            over: true,
+            winner: winner.map(String::from),
+        }
+    }
+
+    #[test]
+    fn series_results_follow_the_players_across_sides() {
+        let mut state = SeriesState {
+            id: "s".into(),
+            format: "first-to:2".parse().unwrap(),
+            games: vec![row("g1", "A", Some("N")), row("g2", "B", Some("N"))],
+        };
+        // B won game 1 from North, A won game 2 from North.
+        let json = state.json();
+        assert_eq!(json["score"], json!({"A": 1, "B": 1, "draws": 0}));
+        assert_eq!(json["decided"], false);
+        assert_eq!(json["next"], "g2");
+        state.games.push(row("g3", "A", Some("S")));
+        let json = state.json();
+        assert_eq!(json["decided"], true);
+        assert_eq!(json["winner"], "A");
+    }
+
+    #[test]
+    fn tokens_are_long_random_and_compared_whole() {
+        let a = new_token().unwrap();
+        let b = new_token().unwrap();
+        assert_eq!(a.len(), 32);
+        assert_ne!(a, b);
+        assert!(same_token(&a, &a.clone()));
+        assert!(!same_token(&a, &b));
+        assert!(!same_token(&a, &a[..31]));
+        assert_eq!(new_id().unwrap().len(), 16);
     }
 }

@@ -12,6 +12,9 @@ pub const OGN_LIMIT: usize = 256 * 1024;
 /// The largest WebSocket message or frame a client may send (clients only
 /// listen; anything they send is read and dropped).
 pub const WS_MESSAGE_LIMIT: usize = 4 * 1024;
+/// How often the server pings a WebSocket; a client silent for three
+/// times this (no pong) is disconnected.
+pub const WS_PING: Duration = Duration::from_secs(30);
 /// How long one request may take before the server answers 408.
 pub const REQUEST_TIMEOUT: Duration = Duration::from_secs(30);
 /// The longest any one search runs, whatever the level or the request.
