@@ -1103,7 +1103,8 @@ function analyzeView(app, params) {
   let rules = params.get("rules") || "abapa";
   if (!RULES.some(([r]) => r === rules)) rules = "abapa";
   let cursor = params.has("at") ? Math.max(0, Math.min(moves.length, parseInt(params.get("at"), 10) || 0)) : moves.length;
-  let movetime = parseInt(store.get("oware.movetime") || "300", 10) || 300;
+  // The server shares this time among the legal moves.
+  let movetime = parseInt(store.get("oware.movetime") || "1000", 10) || 1000;
   let seq = 0;
   let shown = null; // { position, pits, stores, toMove }
   let queue = Promise.resolve();
@@ -1117,7 +1118,7 @@ function analyzeView(app, params) {
   const rulesSel = select("an-rules", RULES, rules);
   const timeSel = select(
     "movetime",
-    [100, 300, 1000, 3000].map((t) => [String(t), t < 1000 ? `${t} ms a move` : `${t / 1000} s a move`]),
+    [300, 1000, 2000, 5000].map((t) => [String(t), `${t / 1000} s in all`]),
     String(movetime),
   );
   const evalBox = h("div", { class: "eval", id: "eval", "aria-live": "polite" });
@@ -1212,7 +1213,7 @@ function analyzeView(app, params) {
     refresh();
   });
   timeSel.addEventListener("change", () => {
-    movetime = parseInt(timeSel.value, 10) || 300;
+    movetime = parseInt(timeSel.value, 10) || 1000;
     store.set("oware.movetime", String(movetime));
     refresh();
   });
