@@ -575,7 +575,7 @@ function newGameView(app) {
       },
     },
     h("h1", null, "New game"),
-    h("div", { class: "grid" }, field("Rules", rules), h("div", { class: "field check" }, cap, h("label", { for: "move-cap" }, "Stop at 100 half-moves (each side takes its own seeds)"))),
+    h("div", { class: "grid" }, field("Rules", rules), h("div", { class: "field check" }, cap, h("label", { for: "move-cap" }, "End the game after 100 half-moves without a capture (each side takes its own seeds)"))),
     h("fieldset", null, h("legend", null, "Players"), h("div", { class: "grid" }, field("South (bottom row, moves first)", south), field("North (top row)", north)), levelField),
     h("fieldset", null, h("legend", null, "Series"), h("div", { class: "grid" }, field("Format", kind), nField, kField)),
     h("details", null, h("summary", null, "Start from another position"), field("Position string", start, "p0-…-p11-S-N-T, the twelve pits from A to f, the two stores and the side to move.")),
@@ -834,7 +834,8 @@ function gameView(app, id, params) {
       players.append(h("span", { class: "player player-" + s + (st.status === "ongoing" && st.to_move === s ? " active" : "") }, h("b", null, SIDE_NAME[s] + ": "), playerLabel(st, s), ` · ${st.stores[s === "S" ? 0 : 1]} captured`));
     }
     const rulesName = (RULES.find(([r]) => r === st.rules) || [st.rules, st.rules])[1];
-    players.append(h("span", { class: "player rules" }, rulesName + (st.move_cap ? `, stop at ${st.move_cap} half-moves` : "")));
+    players.append(h("span", { class: "player rules" }, rulesName + (st.move_cap ? `, ends after ${st.move_cap} half-moves without a capture` : "")));
+    if (!mySides().length) players.append(h("span", { class: "player rules", id: "watching" }, "You are watching"));
 
     renderControls(st);
     renderMoves(st);
