@@ -486,6 +486,13 @@ async fn run() {
     screenshot(&a, &shots.join("phone.png")).await;
     viewport(&a, 360, 740).await;
     no_horizontal_scroll(&a, 360).await;
+    for page in ["#/", "#/analyze"] {
+        a.goto(&format!("{base}/{page}")).await.unwrap();
+        wait_css(&a, "main .panel").await;
+        tokio::time::sleep(Duration::from_millis(500)).await;
+        no_horizontal_scroll(&a, 360).await;
+    }
+    no_errors(&a).await;
     viewport(&a, 1280, 900).await;
 
     // ---- Two people: South here, North by the opponent link in another browser.
@@ -549,6 +556,7 @@ async fn run() {
             s.text
         );
     }
+    no_errors(&b).await;
     b.close().await.unwrap();
 
     // ---- The analysis board: a position after moves, the engine's scores.
@@ -618,5 +626,15 @@ async fn run() {
     let s = wait_board(&a, "one move back", |s| s.ply == 4).await;
     let want = show("FfBe");
     assert_eq!(s.pits[0], want["pits"][0].as_u64().unwrap());
+    no_errors(&a).await;
     a.close().await.unwrap();
+}
+
+/// The page met no script error (it keeps them in `window.__owareErrors`).
+async fn no_errors(c: &Client) {
+    let v = c
+        .execute("return window.__owareErrors || null;", vec![])
+        .await
+        .unwrap();
+    assert_eq!(v, json!([]), "script errors on the page");
 }

@@ -1397,6 +1397,11 @@ function analyzeView(app, params) {
   };
 }
 
+// Errors are kept where a test (or a curious person) can read them.
+window.__owareErrors = [];
+window.addEventListener("error", (e) => window.__owareErrors.push(String(e.message)));
+window.addEventListener("unhandledrejection", (e) => window.__owareErrors.push(String(e.reason)));
+
 window.addEventListener("hashchange", route);
 if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", route);
 else route();
