@@ -779,6 +779,8 @@ function gameView(app, id, params) {
         let pos = { pits: prev.pits, stores: prev.stores };
         for (let i = prev.ply; i < st.ply && pos; i++) {
           board.setMarks({ playable: [], last: st.moves[i], toMove: null });
+          const mv = st.moves[i];
+          status.textContent = `${SIDE_NAME[sideOfPit(indexOf(mv))]} plays ${mv}` + (st.captures && st.captures[i] ? `, capturing ${st.captures[i]}` : "") + "…";
           pos = await board.animateMove(pos, st.moves[i], st.captures ? st.captures[i] : null, st.rules);
         }
         if (pos && st.status === "over") await board.animateSweep(pos, st);
