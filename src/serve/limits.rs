@@ -15,6 +15,10 @@ pub const WS_MESSAGE_LIMIT: usize = 4 * 1024;
 /// How often the server pings a WebSocket; a client silent for three
 /// times this (no pong) is disconnected.
 pub const WS_PING: Duration = Duration::from_secs(30);
+/// TCP connections open at once (WebSockets included).
+pub const MAX_CONNECTIONS: usize = 4096;
+/// How long a client may take to send a request's headers.
+pub const HEADER_TIMEOUT: Duration = Duration::from_secs(10);
 /// How long one request may take before the server answers 408.
 pub const REQUEST_TIMEOUT: Duration = Duration::from_secs(30);
 /// The longest any one search runs, whatever the level or the request.

@@ -194,14 +194,58 @@ pub fn run(config: Config, on_listen: impl FnOnce(SocketAddr, &str)) -> Result<(
         });
         let router = api::router(Arc::clone(&app));
         on_listen(addr, &public_url);
-        axum::serve(
-            listener,
-            router.into_make_service_with_connect_info::<SocketAddr>(),
-        )
-        .with_graceful_shutdown(async {
-            let _ = tokio::signal::ctrl_c().await;
-        })
-        .await
-        .context("the server stopped")
+        serve_connections(listener, router).await
     })
+}
+
+/// Accepts connections until Ctrl-C: HTTP/1.1 with upgrades (WebSockets),
+/// at most [`limits::MAX_CONNECTIONS`] at once (more are closed at once), a
+/// client that takes over [`limits::HEADER_TIMEOUT`] to send a request's
+/// headers is let go; each request carries the client's address for the
+/// rate limit.
+async fn serve_connections(listener: tokio::net::TcpListener, router: axum::Router) -> Result<()> {
+    use axum::extract::ConnectInfo;
+    use hyper::body::Incoming;
+    use hyper_util::rt::{TokioIo, TokioTimer};
+    use hyper_util::service::TowerToHyperService;
+    use tower::ServiceExt;
+
+    let slots = Arc::new(tokio::sync::Semaphore::new(limits::MAX_CONNECTIONS));
+    let shutdown = tokio::signal::ctrl_c();
+    tokio::pin!(shutdown);
+    loop {
+        let (stream, peer) = tokio::select! {
+            _ = &mut shutdown => return Ok(()),
+            accepted = listener.accept() => match accepted {
+                Ok(pair) => pair,
+                Err(e) => {
+                    // Out of file descriptors and the like: wait, go on.
+                    eprintln!("oware serve: cannot accept a connection: {e}");
+                    tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+                    continue;
+                }
+            },
+        };
+        let Ok(slot) = Arc::clone(&slots).try_acquire_owned() else {
+            drop(stream);
+            continue;
+        };
+        let _ = stream.set_nodelay(true);
+        let service =
+            router
+                .clone()
+                .map_request(move |mut request: axum::http::Request<Incoming>| {
+                    request.extensions_mut().insert(ConnectInfo(peer));
+                    request
+                });
+        tokio::spawn(async move {
+            let _ = hyper::server::conn::http1::Builder::new()
+                .timer(TokioTimer::new())
+                .header_read_timeout(limits::HEADER_TIMEOUT)
+                .serve_connection(TokioIo::new(stream), TowerToHyperService::new(service))
+                .with_upgrades()
+                .await;
+            drop(slot);
+        });
+    }
 }
