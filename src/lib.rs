@@ -31,6 +31,7 @@ pub mod position;
 pub mod report;
 pub mod rules;
 pub mod search;
+pub mod serve;
 pub mod side;
 pub mod tb;
 pub mod uci;

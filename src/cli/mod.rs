@@ -10,6 +10,7 @@ mod common;
 pub mod output;
 mod perft;
 mod probe;
+mod serve;
 mod show;
 mod stats;
 mod uci;
@@ -25,7 +26,8 @@ pub const EXAMPLES: &str = "Examples:
   oware show 0-0-0-0-0-1-0-0-0-0-0-0-20-27-S --json
   oware perft --depth 9                        count leaves 9 plies deep
   oware bestmove --movetime 2000               the best move from the start
-  oware build --max-seeds 16                   endgame tables of levels 0..16";
+  oware build --max-seeds 16                   endgame tables of levels 0..16
+  oware serve                                  play in the browser at http://127.0.0.1:8080";
 
 /// An Oware (Abapa) engine built around retrograde endgame databases.
 #[derive(Parser)]
@@ -61,6 +63,8 @@ enum Command {
     Uci(uci::UciArgs),
     /// Play a match between two engines (built-in or UCI): Elo, SPRT, series.
     Match(arena::MatchArgs),
+    /// Play in the browser: a web page and a JSON API on this machine.
+    Serve(serve::ServeArgs),
 }
 
 impl Cli {
@@ -86,6 +90,7 @@ impl Cli {
             Some(Command::Book(args)) => book::run(args),
             Some(Command::Uci(args)) => uci::run(args),
             Some(Command::Match(args)) => arena::run(args),
+            Some(Command::Serve(args)) => serve::run(args),
         }
     }
 }

@@ -2,9 +2,11 @@
 
 use serde_json::{Value, json};
 
+use super::analyze::MoveAnalysis;
 use super::engine::{Iteration, SearchResult};
 use super::worker::{PROVEN, WIN};
-use crate::format_moves;
+use crate::tb::Tablebase;
+use crate::{Game, format_moves};
 
 /// A score for people: seeds with a sign, or a proven result and the ply
 /// of the principal variation where it is proven (the game ends there, or
@@ -97,4 +99,31 @@ pub fn result_json(result: &SearchResult, margin: Option<i32>) -> Value {
     map.insert("tb_hits".into(), json!(it.tb_hits));
     map.insert("threads".into(), json!(result.threads));
     Value::Object(map)
+}
+
+/// The JSON object `analyze --json` prints for the rows of
+/// [`analyze`](super::analyze::analyze) on `game`: `position` and `moves`,
+/// one object a move, best first, with `move`, the score fields of
+/// [`score_fields`] (margins proven with `tables`), `depth`, `nodes`,
+/// `time_ms` and `pv`.
+pub fn analysis_json(game: &Game, rows: &[MoveAnalysis], tables: Option<&Tablebase>) -> Value {
+    let moves: Vec<Value> = rows
+        .iter()
+        .map(|r| {
+            let it = &r.result.last;
+            let mut map = serde_json::Map::new();
+            map.insert("move".into(), json!(r.mv.to_string()));
+            let margin = super::proof::proven_margin(game, &it.pv, tables);
+            map.extend(score_fields(it.score, margin));
+            map.insert("depth".into(), json!(it.depth));
+            map.insert("nodes".into(), json!(it.nodes));
+            map.insert("time_ms".into(), json!(it.time.as_millis() as u64));
+            map.insert("pv".into(), moves_json(&it.pv));
+            Value::Object(map)
+        })
+        .collect();
+    json!({
+        "position": game.position().to_string(),
+        "moves": moves,
+    })
 }

@@ -1,0 +1,398 @@
+//! The games on disk: one SQLite file, written as each move is made (a
+//! transaction a change), read back when a game is asked for again.
+//!
+//! The journal is a write-ahead log with `synchronous = NORMAL`: a
+//! committed move survives the server being killed at any moment (only a
+//! crash of the whole machine may lose the last moves). Tokens are stored as
+//! they are: they are random capabilities for one seat of one game on this
+//! server, never reused elsewhere, and whoever can read this file can as
+//! well write it; the file and its folder are made private to the user.
+
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex};
+
+use anyhow::{Context, Result};
+use rusqlite::{Connection, OptionalExtension, params};
+
+/// The schema version this server writes (`PRAGMA user_version`).
+pub const SCHEMA_VERSION: i64 = 1;
+
+const SCHEMA: &str = "
+CREATE TABLE games (
+    id TEXT PRIMARY KEY,
+    created INTEGER NOT NULL,
+    rules TEXT NOT NULL,
+    move_cap INTEGER,
+    start TEXT NOT NULL,
+    south_kind TEXT NOT NULL,
+    south_level TEXT,
+    south_token TEXT,
+    south_joined INTEGER NOT NULL,
+    north_kind TEXT NOT NULL,
+    north_level TEXT,
+    north_token TEXT,
+    north_joined INTEGER NOT NULL,
+    -- set when the game ended other than on the board (resigned, draw agreed)
+    end_winner TEXT,
+    end_reason TEXT,
+    draw_offer TEXT,
+    -- the game is over, and who won (S, N or NULL), however it ended
+    over INTEGER NOT NULL DEFAULT 0,
+    winner TEXT,
+    series_id TEXT,
+    series_index INTEGER,
+    south_player TEXT
+);
+CREATE INDEX games_series ON games (series_id, series_index);
+CREATE TABLE moves (
+    game_id TEXT NOT NULL,
+    ply INTEGER NOT NULL,
+    mv TEXT NOT NULL,
+    PRIMARY KEY (game_id, ply)
+) WITHOUT ROWID;
+CREATE TABLE series (
+    id TEXT PRIMARY KEY,
+    format TEXT NOT NULL
+);
+";
+
+/// One seat as stored.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SeatRow {
+    /// `human`, `link` or `engine`.
+    pub kind: String,
+    /// The engine's level.
+    pub level: Option<String>,
+    /// The seat's token (people only).
+    pub token: Option<String>,
+    /// Whether the seat's player has come.
+    pub joined: bool,
+}
+
+/// One game as stored.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct GameRow {
+    /// The game id.
+    pub id: String,
+    /// The rule set's name.
+    pub rules: String,
+    /// The cap on half-moves without a capture.
+    pub move_cap: Option<u32>,
+    /// The start position.
+    pub start: String,
+    /// South's and North's seats.
+    pub seats: [SeatRow; 2],
+    /// An ending off the board: winner (`S`, `N` or none) and reason.
+    pub end: Option<(Option<String>, String)>,
+    /// The side offering a draw.
+    pub draw_offer: Option<String>,
+    /// The moves, in order, one letter each.
+    pub moves: Vec<String>,
+    /// The series: its id, this game's index and who sits South (`A`/`B`).
+    pub series: Option<(String, u32, String)>,
+}
+
+/// One game of a series as stored: id, who sat South, whether it is over
+/// and who won (`S`, `N` or none).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SeriesGameRow {
+    /// The game id.
+    pub id: String,
+    /// `A` or `B`.
+    pub south_player: String,
+    /// Whether it is over.
+    pub over: bool,
+    /// `S`, `N`, or none.
+    pub winner: Option<String>,
+}
+
+/// The database of games.
+#[derive(Clone)]
+pub struct Store {
+    conn: Arc<Mutex<Connection>>,
+    path: PathBuf,
+}
+
+fn now_secs() -> i64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_secs() as i64)
+}
+
+impl Store {
+    /// Opens (or creates) `games.sqlite` in `dir`, creating the folder.
+    pub fn open(dir: &Path) -> Result<Store> {
+        if !dir.is_dir() {
+            std::fs::create_dir_all(dir)
+                .with_context(|| format!("cannot create the data folder {}", dir.display()))?;
+            make_private(dir, 0o700);
+        }
+        let path = dir.join("games.sqlite");
+        let conn = Connection::open(&path)
+            .with_context(|| format!("cannot open the database {}", path.display()))?;
+        make_private(&path, 0o600);
+        conn.pragma_update(None, "journal_mode", "WAL")?;
+        conn.pragma_update(None, "synchronous", "NORMAL")?;
+        conn.pragma_update(None, "foreign_keys", "ON")?;
+        conn.busy_timeout(std::time::Duration::from_secs(5))?;
+        let version: i64 = conn.pragma_query_value(None, "user_version", |r| r.get(0))?;
+        match version {
+            0 => {
+                let tx = conn.unchecked_transaction()?;
+                tx.execute_batch(SCHEMA)?;
+                tx.pragma_update(None, "user_version", SCHEMA_VERSION)?;
+                tx.commit()?;
+            }
+            SCHEMA_VERSION => {}
+            v => anyhow::bail!(
+                "the database {} has schema version {v}; this server knows version {SCHEMA_VERSION}",
+                path.display()
+            ),
+        }
+        Ok(Store {
+            conn: Arc::new(Mutex::new(conn)),
+            path,
+        })
+    }
+
+    /// The database file.
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+
+    /// Runs `f` on the connection on a blocking thread.
+    pub async fn run<T: Send + 'static>(
+        &self,
+        f: impl FnOnce(&mut Connection) -> rusqlite::Result<T> + Send + 'static,
+    ) -> Result<T> {
+        let conn = Arc::clone(&self.conn);
+        tokio::task::spawn_blocking(move || {
+            let mut conn = conn.lock().unwrap_or_else(|e| e.into_inner());
+            f(&mut conn)
+        })
+        .await
+        .context("database task failed")?
+        .context("database error")
+    }
+
+    /// Writes a new game (with the moves it starts with, and its series row
+    /// when it opens a series), or returns `false` when the id is taken.
+    pub async fn insert_game(&self, row: GameRow, series_format: Option<String>) -> Result<bool> {
+        self.run(move |conn| {
+            let tx = conn.transaction()?;
+            let taken: Option<i64> = tx
+                .query_row("SELECT 1 FROM games WHERE id = ?1", [&row.id], |r| r.get(0))
+                .optional()?;
+            if taken.is_some() {
+                return Ok(false);
+            }
+            if let (Some(format), Some((series_id, _, _))) = (&series_format, &row.series) {
+                tx.execute(
+                    "INSERT INTO series (id, format) VALUES (?1, ?2)",
+                    params![series_id, format],
+                )?;
+            }
+            let [s, n] = &row.seats;
+            let (series_id, index, south_player) = match &row.series {
+                Some((id, i, p)) => (Some(id.clone()), Some(*i), Some(p.clone())),
+                None => (None, None, None),
+            };
+            tx.execute(
+                "INSERT INTO games (id, created, rules, move_cap, start,
+                    south_kind, south_level, south_token, south_joined,
+                    north_kind, north_level, north_token, north_joined,
+                    draw_offer, series_id, series_index, south_player)
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17)",
+                params![
+                    row.id,
+                    now_secs(),
+                    row.rules,
+                    row.move_cap,
+                    row.start,
+                    s.kind,
+                    s.level,
+                    s.token,
+                    s.joined,
+                    n.kind,
+                    n.level,
+                    n.token,
+                    n.joined,
+                    row.draw_offer,
+                    series_id,
+                    index,
+                    south_player
+                ],
+            )?;
+            for (ply, mv) in row.moves.iter().enumerate() {
+                tx.execute(
+                    "INSERT INTO moves (game_id, ply, mv) VALUES (?1, ?2, ?3)",
+                    params![row.id, ply as i64, mv],
+                )?;
+            }
+            tx.commit()?;
+            Ok(true)
+        })
+        .await
+    }
+
+    /// Records a move (ply counted from 0), clearing any draw offer, and
+    /// whether the game is over after it.
+    pub async fn add_move(
+        &self,
+        id: String,
+        ply: usize,
+        mv: String,
+        over: Option<Option<String>>,
+    ) -> Result<()> {
+        self.run(move |conn| {
+            let tx = conn.transaction()?;
+            tx.execute(
+                "INSERT INTO moves (game_id, ply, mv) VALUES (?1, ?2, ?3)",
+                params![id, ply as i64, mv],
+            )?;
+            tx.execute(
+                "UPDATE games SET draw_offer = NULL, over = ?2, winner = ?3 WHERE id = ?1",
+                params![id, over.is_some(), over.flatten()],
+            )?;
+            tx.commit()
+        })
+        .await
+    }
+
+    /// Ends a game off the board (resigned, draw agreed).
+    pub async fn end_game(&self, id: String, winner: Option<String>, reason: String) -> Result<()> {
+        self.run(move |conn| {
+            conn.execute(
+                "UPDATE games SET end_winner = ?2, end_reason = ?3, draw_offer = NULL,
+                    over = 1, winner = ?2 WHERE id = ?1",
+                params![id, winner, reason],
+            )?;
+            Ok(())
+        })
+        .await
+    }
+
+    /// Sets or clears the draw offer.
+    pub async fn set_draw_offer(&self, id: String, offer: Option<String>) -> Result<()> {
+        self.run(move |conn| {
+            conn.execute(
+                "UPDATE games SET draw_offer = ?2 WHERE id = ?1",
+                params![id, offer],
+            )?;
+            Ok(())
+        })
+        .await
+    }
+
+    /// Marks a seat (0 South, 1 North) as joined.
+    pub async fn set_joined(&self, id: String, seat: usize) -> Result<()> {
+        self.run(move |conn| {
+            let sql = if seat == 0 {
+                "UPDATE games SET south_joined = 1 WHERE id = ?1"
+            } else {
+                "UPDATE games SET north_joined = 1 WHERE id = ?1"
+            };
+            conn.execute(sql, [id])?;
+            Ok(())
+        })
+        .await
+    }
+
+    /// Reads a game, or `None` when there is none with this id.
+    pub async fn load_game(&self, id: String) -> Result<Option<GameRow>> {
+        self.run(move |conn| load_game(conn, &id)).await
+    }
+
+    /// The format of a series and its games in order.
+    pub async fn load_series(&self, id: String) -> Result<Option<(String, Vec<SeriesGameRow>)>> {
+        self.run(move |conn| {
+            let format: Option<String> = conn
+                .query_row("SELECT format FROM series WHERE id = ?1", [&id], |r| {
+                    r.get(0)
+                })
+                .optional()?;
+            let Some(format) = format else {
+                return Ok(None);
+            };
+            let mut stmt = conn.prepare(
+                "SELECT id, south_player, over, winner FROM games
+                 WHERE series_id = ?1 ORDER BY series_index",
+            )?;
+            let games = stmt
+                .query_map([&id], |r| {
+                    Ok(SeriesGameRow {
+                        id: r.get(0)?,
+                        south_player: r.get::<_, Option<String>>(1)?.unwrap_or_default(),
+                        over: r.get(2)?,
+                        winner: r.get(3)?,
+                    })
+                })?
+                .collect::<rusqlite::Result<Vec<_>>>()?;
+            Ok(Some((format, games)))
+        })
+        .await
+    }
+}
+
+fn load_game(conn: &Connection, id: &str) -> rusqlite::Result<Option<GameRow>> {
+    let row = conn
+        .query_row(
+            "SELECT rules, move_cap, start,
+                south_kind, south_level, south_token, south_joined,
+                north_kind, north_level, north_token, north_joined,
+                end_winner, end_reason, draw_offer, series_id, series_index, south_player
+             FROM games WHERE id = ?1",
+            [id],
+            |r| {
+                let seat = |base: usize| -> rusqlite::Result<SeatRow> {
+                    Ok(SeatRow {
+                        kind: r.get(base)?,
+                        level: r.get(base + 1)?,
+                        token: r.get(base + 2)?,
+                        joined: r.get(base + 3)?,
+                    })
+                };
+                let end_reason: Option<String> = r.get(12)?;
+                let series_id: Option<String> = r.get(14)?;
+                Ok(GameRow {
+                    id: id.to_string(),
+                    rules: r.get(0)?,
+                    move_cap: r.get(1)?,
+                    start: r.get(2)?,
+                    seats: [seat(3)?, seat(7)?],
+                    end: match end_reason {
+                        Some(reason) => Some((r.get(11)?, reason)),
+                        None => None,
+                    },
+                    draw_offer: r.get(13)?,
+                    moves: Vec::new(),
+                    series: match series_id {
+                        Some(sid) => Some((
+                            sid,
+                            r.get::<_, Option<u32>>(15)?.unwrap_or(0),
+                            r.get::<_, Option<String>>(16)?.unwrap_or_default(),
+                        )),
+                        None => None,
+                    },
+                })
+            },
+        )
+        .optional()?;
+    let Some(mut row) = row else {
+        return Ok(None);
+    };
+    let mut stmt = conn.prepare("SELECT mv FROM moves WHERE game_id = ?1 ORDER BY ply")?;
+    row.moves = stmt
+        .query_map([id], |r| r.get(0))?
+        .collect::<rusqlite::Result<Vec<String>>>()?;
+    Ok(Some(row))
+}
+
+#[cfg(unix)]
+fn make_private(path: &Path, mode: u32) {
+    use std::os::unix::fs::PermissionsExt;
+    let _ = std::fs::set_permissions(path, std::fs::Permissions::from_mode(mode));
+}
+
+#[cfg(not(unix))]
+fn make_private(_path: &Path, _mode: u32) {}
