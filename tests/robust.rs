@@ -126,8 +126,10 @@ fn the_hash_table_is_touched_when_it_is_made() {
     }
     let before = resident_kib();
     let table = oware::search::tt::TranspositionTable::new(128);
-    let grown = resident_kib() - before;
-    assert!(grown >= 120 << 10, "only {grown} KiB resident");
+    // Other tests of this process come and go meanwhile: a margin, and
+    // no underflow if they freed more than the table took.
+    let grown = resident_kib().saturating_sub(before);
+    assert!(grown >= 100 << 10, "only {grown} KiB resident");
     assert_eq!(table.mib(), 128);
 }
 
