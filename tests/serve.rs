@@ -341,7 +341,7 @@ fn wrong_tokens_watchers_turns_bad_input_and_unknown_games_are_refused() {
     // The page is there, and says what it is.
     let (status, page) = server.get("/");
     assert_eq!(status, 200);
-    assert!(page.contains("oware"));
+    assert!(page.to_lowercase().contains("oware"));
     assert_eq!(server.get("/static/app.js").0, 200);
     assert_eq!(server.get("/static/style.css").0, 200);
 }
