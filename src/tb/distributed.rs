@@ -12,7 +12,8 @@
 //!   folder.
 //! - At each threshold a rank scans its boards a segment at a time; a
 //!   settled board's parents in its own range are told at once, the others
-//!   are appended (rank and flag, 8 bytes) to a buffer per owner. Each round
+//!   are appended to a buffer per owner (the parent's offset in the owner's
+//!   range and a flag, 4 bytes; 8 when a range has 2^31 boards or more). Each round
 //!   ends with one `all_to_all_varcount` of those buffers; the tells a rank
 //!   receives may settle more boards, whose parents go to the next round.
 //!   A threshold ends when an `all_reduce` of the work left (boards not yet
@@ -59,6 +60,8 @@ use crate::Variant;
 const SEGMENT: u64 = 128 * CHUNK;
 /// Boards a rank re-checks per round of the fixpoint check.
 const CHECK_BLOCK: u64 = 1 << 20;
+/// Boards of the re-check whose children are looked up together.
+const CHECK_BATCH: usize = 64;
 /// Bytes of one message of the payload sent to rank 0.
 const WRITE_MESSAGE: usize = 64 << 20;
 /// A tell's flag: the child's x (else its y) was settled.
@@ -131,6 +134,11 @@ impl Split {
         self.bounds.partition_point(|&b| b <= p) - 1
     }
 
+    /// Whether every range has fewer than 2^31 boards.
+    fn narrow(&self) -> bool {
+        self.bounds.windows(2).all(|w| w[1] - w[0] < 1 << 31)
+    }
+
     fn range(&self, k: usize) -> (u64, u64) {
         (self.bounds[k], self.bounds[k + 1])
     }
@@ -197,6 +205,40 @@ impl Comm {
         eprintln!("oware build: rank {}: {error}", self.rank);
         self.world.abort(1)
     }
+}
+
+/// [`Comm::exchange`] of ranks of the level (with [`TELL_X`] or not), as
+/// 4-byte offsets into the receiver's range when every range has fewer
+/// than 2^31 boards (as at every level with enough ranks), else as they are.
+fn exchange_ranks(comm: &mut Comm, out: &[Vec<u64>], split: &Split) -> (Vec<u64>, Vec<usize>) {
+    if !split.narrow() {
+        return comm.exchange(out);
+    }
+    const NARROW_X: u32 = 1 << 31;
+    let packed: Vec<Vec<u32>> = out
+        .iter()
+        .enumerate()
+        .map(|(k, tells)| {
+            let base = split.bounds[k];
+            tells
+                .iter()
+                .map(|&t| {
+                    let flag = if t & TELL_X != 0 { NARROW_X } else { 0 };
+                    ((t & !TELL_X) - base) as u32 | flag
+                })
+                .collect()
+        })
+        .collect();
+    let (recv, counts) = comm.exchange(&packed);
+    let base = split.bounds[comm.rank];
+    let tells = recv
+        .iter()
+        .map(|&w| {
+            let flag = if w & NARROW_X != 0 { TELL_X } else { 0 };
+            (base + u64::from(w & !NARROW_X)) | flag
+        })
+        .collect();
+    (tells, counts)
 }
 
 fn count(len: usize) -> i32 {
@@ -529,17 +571,21 @@ impl Solver<'_> {
                     break;
                 }
                 rounds += 1;
-                let (tells, _) = comm.exchange(&self.out);
+                let (tells, _) = exchange_ranks(comm, &self.out, self.split);
                 self.out.iter_mut().for_each(Vec::clear);
-                for tell in tells {
-                    let p = tell & !TELL_X;
-                    let i = (p - self.lo) as usize;
-                    let is_x = tell & TELL_X != 0;
-                    if let Some(settled) = self.tell(i, is_x, v) {
-                        self.stack.push(unrank_word(p, self.n) | settled);
-                        if self.stack.len() >= BATCH {
-                            self.drain(v);
+                for batch in tells.chunks(BATCH) {
+                    for &tell in batch {
+                        prefetch(&self.records[RECORD * ((tell & !TELL_X) - self.lo) as usize]);
+                    }
+                    for &tell in batch {
+                        let p = tell & !TELL_X;
+                        let i = (p - self.lo) as usize;
+                        if let Some(settled) = self.tell(i, tell & TELL_X != 0, v) {
+                            self.stack.push(unrank_word(p, self.n) | settled);
                         }
+                    }
+                    if self.stack.len() >= BATCH {
+                        self.drain(v);
                     }
                 }
                 self.drain(v);
@@ -676,6 +722,9 @@ fn check<L: LowerLevels>(
     let mut first_error = None;
     let mut asks: Vec<Vec<u64>> = vec![Vec::new(); comm.size];
     let mut answers: Vec<Vec<u16>> = vec![Vec::new(); comm.size];
+    let mut batch: Vec<u128> = Vec::with_capacity(CHECK_BATCH);
+    let mut edges: Vec<(u8, u8, u64)> = Vec::with_capacity(CHECK_BATCH * 6);
+    let mut moves: Vec<(usize, u8, u8)> = Vec::with_capacity(CHECK_BATCH);
     let local = |r: u64| {
         let i = 2 * (r - lo) as usize;
         Value::new(pairs[i], pairs[i + 1])
@@ -696,7 +745,7 @@ fn check<L: LowerLevels>(
                 }
             });
         }
-        let (asked, counts) = comm.exchange(&asks);
+        let (asked, counts) = exchange_ranks(comm, &asks, split);
         let mut at = 0;
         for (k, answer) in answers.iter_mut().enumerate() {
             answer.clear();
@@ -711,42 +760,67 @@ fn check<L: LowerLevels>(
             .iter()
             .map(|&c| c as usize)
             .collect();
-        for (r, board) in (start..).zip(Boards::new(n, start, end - start).by_ref_words()) {
-            let mut x = 0u8;
-            let mut y = u8::MAX;
-            let moves = for_each_child_word(board, variant, |_, captured, child| {
-                let c = captured as usize;
-                let value = if c > 0 {
-                    lower.value_at(n - c, rank_word(child, n - c))
-                } else {
-                    let q = rank_word(child, n);
-                    if (lo..hi).contains(&q) {
-                        local(q)
+        // A batch of boards at a time: every child's entry is asked for
+        // (prefetched) before the first is read, as in the single-process
+        // check. An edge: board in the batch, seeds captured, and the
+        // child's rank (or, when another rank sent it, its value).
+        let mut words = Boards::new(n, start, end - start).by_ref_words();
+        let mut r = start;
+        loop {
+            batch.clear();
+            batch.extend(words.by_ref().take(CHECK_BATCH));
+            if batch.is_empty() {
+                break;
+            }
+            edges.clear();
+            moves.clear();
+            for (b, &board) in batch.iter().enumerate() {
+                let m = for_each_child_word(board, variant, |_, captured, child| {
+                    let c = captured as usize;
+                    let q = rank_word(child, n - c);
+                    if c > 0 {
+                        lower.prefetch(n - c, q);
+                        edges.push((b as u8, captured, q));
+                    } else if (lo..hi).contains(&q) {
+                        prefetch(&pairs[2 * (q - lo) as usize]);
+                        edges.push((b as u8, 0, q));
                     } else {
                         let k = split.owner(q);
                         let w = values[cursor[k]];
                         cursor[k] += 1;
-                        Value::new(w as u8, (w >> 8) as u8)
+                        edges.push((b as u8, u8::MAX, u64::from(w)));
                     }
+                });
+                moves.push((m, 0u8, u8::MAX));
+            }
+            for &(b, c, q) in &edges {
+                let (captured, value) = match c {
+                    u8::MAX => (0, Value::new(q as u8, (q >> 8) as u8)),
+                    0 => (0, local(q)),
+                    c => (c, lower.value_at(n - c as usize, q)),
                 };
                 let (cx, cy) = Value::candidates(variant, captured, value);
-                x = x.max(cx);
-                y = y.min(cy);
-            });
-            let expected = if moves == 0 {
-                let (x, y) = terminal_value(&super::board::from_word(board), n as u8);
-                Value::new(x, y)
-            } else {
-                Value::new(x, y)
-            };
-            let stored = local(r);
-            if stored != expected && first_error.is_none() {
-                first_error = Some(FixpointError {
-                    level: n,
-                    board: super::board::from_word(board),
-                    stored,
-                    expected,
-                });
+                let f = &mut moves[b as usize];
+                f.1 = f.1.max(cx);
+                f.2 = f.2.min(cy);
+            }
+            for (&board, &(m, x, y)) in batch.iter().zip(&moves) {
+                let expected = if m == 0 {
+                    let (x, y) = terminal_value(&super::board::from_word(board), n as u8);
+                    Value::new(x, y)
+                } else {
+                    Value::new(x, y)
+                };
+                let stored = local(r);
+                if stored != expected && first_error.is_none() {
+                    first_error = Some(FixpointError {
+                        level: n,
+                        board: super::board::from_word(board),
+                        stored,
+                        expected,
+                    });
+                }
+                r += 1;
             }
         }
     }
