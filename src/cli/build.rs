@@ -163,6 +163,7 @@ fn run_distributed(args: BuildArgs) -> Result<()> {
                     "rounds": d.rounds,
                     "sent": d.sent,
                     "received": d.received,
+                    "cpu": d.cpu,
                 })
             })
             .collect();

@@ -85,6 +85,9 @@ pub struct DistributedSummary {
     pub received: Vec<u64>,
     /// Rounds of exchanges of the settling (all thresholds).
     pub rounds: u64,
+    /// CPU seconds (user + system) each rank spent on this level: on a
+    /// shared machine the wall time also counts waiting for a core.
+    pub cpu: Vec<f64>,
 }
 
 impl DistributedSummary {
@@ -102,8 +105,14 @@ impl DistributedSummary {
             .map(|(s, r)| format!("{}/{}", mb(*s), mb(*r)))
             .collect::<Vec<_>>()
             .join(" ");
+        let cpu = self
+            .cpu
+            .iter()
+            .map(|c| format!("{c:.1}"))
+            .collect::<Vec<_>>()
+            .join(" ");
         format!(
-            "{line}  [{} rounds; sent {:.2} B/board; MB sent/received by rank: {per_rank}]",
+            "{line}  [{} rounds; sent {:.2} B/board; MB sent/received by rank: {per_rank}; cpu s by rank: {cpu}]",
             self.rounds,
             sent as f64 / self.summary.boards.max(1) as f64
         )
@@ -360,6 +369,7 @@ fn build_ranks(
                     sent: vec![0; comm.size],
                     received: vec![0; comm.size],
                     rounds: 0,
+                    cpu: vec![0.0; comm.size],
                 };
                 if root {
                     report(&s);
@@ -370,7 +380,7 @@ fn build_ranks(
             ABSENT => {}
             _ => return Err(error.unwrap_or_else(stopped_by_root)),
         }
-        let (sent0, received0) = (comm.sent, comm.received);
+        let (sent0, received0, cpu0) = (comm.sent, comm.received, cpu_seconds());
         let mut phases = Phases::default();
         let mut lap = Instant::now();
         let mut split_time = || {
@@ -451,8 +461,8 @@ fn build_ranks(
         tables.load(level, false)?;
         phases.write = split_time();
         let (sent, received) = (comm.sent - sent0, comm.received - received0);
-        let mut all = vec![0u64; 2 * comm.size];
-        let mine = [sent, received];
+        let mut all = vec![0u64; 3 * comm.size];
+        let mine = [sent, received, (cpu_seconds() - cpu0).to_bits()];
         let root_process = comm.world.process_at_rank(0);
         if root {
             root_process.gather_into_root(&mine[..], &mut all[..]);
@@ -469,9 +479,15 @@ fn build_ranks(
         };
         let s = DistributedSummary {
             summary,
-            sent: all.iter().step_by(2).copied().collect(),
-            received: all.iter().skip(1).step_by(2).copied().collect(),
+            sent: all.iter().step_by(3).copied().collect(),
+            received: all.iter().skip(1).step_by(3).copied().collect(),
             rounds,
+            cpu: all
+                .iter()
+                .skip(2)
+                .step_by(3)
+                .map(|&c| f64::from_bits(c))
+                .collect(),
         };
         if root {
             report(&s);
@@ -480,6 +496,20 @@ fn build_ranks(
     }
     drop(lock);
     Ok(summaries)
+}
+
+/// User plus system CPU seconds of this process so far (Linux; 0
+/// elsewhere), at the usual 100 ticks a second.
+fn cpu_seconds() -> f64 {
+    std::fs::read_to_string("/proc/self/stat")
+        .ok()
+        .and_then(|stat| {
+            let fields: Vec<&str> = stat.rsplit_once(')')?.1.split_whitespace().collect();
+            let ticks: u64 =
+                fields.get(11)?.parse::<u64>().ok()? + fields.get(12)?.parse::<u64>().ok()?;
+            Some(ticks as f64 / 100.0)
+        })
+        .unwrap_or(0.0)
 }
 
 fn stopped_by_root() -> BuildError {
