@@ -18,7 +18,7 @@
 //!   receives may settle more boards, whose parents go to the next round.
 //!   A threshold ends when an `all_reduce` of the work left (boards not yet
 //!   scanned plus tells sent) is zero on every rank.
-//! - The fixpoint re-check is distributed too: a block of boards at a time,
+//! - The fixpoint re-check is distributed too: 256 K boards at a time,
 //!   each rank asks the owners for the values of its boards' same-level
 //!   children outside its range (one `all_to_all_varcount` of ranks, one of
 //!   values back), then folds the children as the single-process check does.
@@ -58,8 +58,9 @@ use crate::Variant;
 /// Boards a rank scans at a threshold before the round's exchange: bounds
 /// the buffers of tells (a multiple of [`CHUNK`]).
 const SEGMENT: u64 = 128 * CHUNK;
-/// Boards a rank re-checks per round of the fixpoint check.
-const CHECK_BLOCK: u64 = 1 << 20;
+/// Boards a rank re-checks per round of the fixpoint check (their children
+/// are kept meanwhile: 16 bytes each, about 20 MB).
+const CHECK_BLOCK: u64 = 1 << 18;
 /// Boards of the re-check whose children are looked up together.
 const CHECK_BATCH: usize = 64;
 /// Bytes of one message of the payload sent to rank 0.
@@ -752,9 +753,11 @@ fn check<L: LowerLevels>(
     let mut first_error = None;
     let mut asks: Vec<Vec<u64>> = vec![Vec::new(); comm.size];
     let mut answers: Vec<Vec<u16>> = vec![Vec::new(); comm.size];
-    let mut batch: Vec<u128> = Vec::with_capacity(CHECK_BATCH);
     let mut edges: Vec<(u8, u8, u64)> = Vec::with_capacity(CHECK_BATCH * 6);
     let mut moves: Vec<(usize, u8, u8)> = Vec::with_capacity(CHECK_BATCH);
+    let mut block_boards: Vec<u128> = Vec::new();
+    let mut block_moves: Vec<u8> = Vec::new();
+    let mut block_edges: Vec<(u8, u64)> = Vec::new();
     let local = |r: u64| {
         let i = 2 * (r - lo) as usize;
         Value::new(pairs[i], pairs[i + 1])
@@ -764,16 +767,22 @@ fn check<L: LowerLevels>(
         let end = (start + CHECK_BLOCK).min(hi);
         // The same-level children outside this range, by owner, in the
         // order the fold below meets them.
+        // The children are enumerated once: kept (seeds captured, rank),
+        // in board order, a board's as many as its moves.
         asks.iter_mut().for_each(Vec::clear);
+        block_boards.clear();
+        block_moves.clear();
+        block_edges.clear();
         for board in Boards::new(n, start, end - start).by_ref_words() {
-            for_each_child_word(board, variant, |_, captured, child| {
-                if captured == 0 {
-                    let r = rank_word(child, n);
-                    if !(lo..hi).contains(&r) {
-                        asks[split.owner(r)].push(r);
-                    }
+            let m = for_each_child_word(board, variant, |_, captured, child| {
+                let r = rank_word(child, n - captured as usize);
+                if captured == 0 && !(lo..hi).contains(&r) {
+                    asks[split.owner(r)].push(r);
                 }
+                block_edges.push((captured, r));
             });
+            block_boards.push(board);
+            block_moves.push(m as u8);
         }
         let (asked, counts) = exchange_ranks(comm, &asks, split);
         let mut at = 0;
@@ -794,20 +803,17 @@ fn check<L: LowerLevels>(
         // (prefetched) before the first is read, as in the single-process
         // check. An edge: board in the batch, seeds captured, and the
         // child's rank (or, when another rank sent it, its value).
-        let mut words = Boards::new(n, start, end - start).by_ref_words();
         let mut r = start;
-        loop {
-            batch.clear();
-            batch.extend(words.by_ref().take(CHECK_BATCH));
-            if batch.is_empty() {
-                break;
-            }
+        let mut next_edge = 0;
+        for (batch, batch_moves) in block_boards
+            .chunks(CHECK_BATCH)
+            .zip(block_moves.chunks(CHECK_BATCH))
+        {
             edges.clear();
             moves.clear();
-            for (b, &board) in batch.iter().enumerate() {
-                let m = for_each_child_word(board, variant, |_, captured, child| {
+            for (b, &m) in batch_moves.iter().enumerate() {
+                for &(captured, q) in &block_edges[next_edge..next_edge + m as usize] {
                     let c = captured as usize;
-                    let q = rank_word(child, n - c);
                     if c > 0 {
                         lower.prefetch(n - c, q);
                         edges.push((b as u8, captured, q));
@@ -820,8 +826,9 @@ fn check<L: LowerLevels>(
                         cursor[k] += 1;
                         edges.push((b as u8, u8::MAX, u64::from(w)));
                     }
-                });
-                moves.push((m, 0u8, u8::MAX));
+                }
+                next_edge += m as usize;
+                moves.push((m as usize, 0u8, u8::MAX));
             }
             for &(b, c, q) in &edges {
                 let (captured, value) = match c {
