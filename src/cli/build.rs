@@ -38,6 +38,10 @@ pub struct BuildArgs {
 
 /// Runs `oware build`.
 pub fn run(args: BuildArgs) -> Result<()> {
+    #[cfg(feature = "mpi")]
+    if tb::distributed::launched_by_mpi() {
+        return run_distributed(args);
+    }
     let pool = thread_pool(args.threads)?;
     let opts = tb::BuildOptions {
         dir: &args.dir,
@@ -96,6 +100,87 @@ pub fn run(args: BuildArgs) -> Result<()> {
         }));
     } else {
         output::line(format_args!("done: {boards} boards in {seconds:.1} s"));
+    }
+    Ok(())
+}
+
+/// `oware build` as one rank of an MPI job: rank 0 prints.
+#[cfg(feature = "mpi")]
+fn run_distributed(args: BuildArgs) -> Result<()> {
+    let pool = thread_pool(args.threads)?;
+    let opts = tb::BuildOptions {
+        dir: &args.dir,
+        variant: args.rules,
+        max_seeds: args.max_seeds,
+        progress: false,
+    };
+    let threads = pool.current_num_threads();
+    let started = Instant::now();
+    let mut root = false;
+    let summaries = pool.install(|| {
+        tb::distributed::build(&opts, |s| {
+            if !root {
+                root = true;
+                if !args.json {
+                    output::line(format_args!(
+                        "building {} tables, levels 0..={} in {} on {} MPI ranks with {threads} threads each",
+                        args.rules,
+                        args.max_seeds,
+                        args.dir.display(),
+                        s.sent.len(),
+                    ));
+                }
+            }
+            if !args.json {
+                output::line(s.describe(args.rules));
+            }
+        })
+    })?;
+    if !root {
+        // Not rank 0 (or nothing to report): rank 0 prints the summary.
+        return Ok(());
+    }
+    let boards: u64 = summaries.iter().map(|s| s.summary.boards).sum();
+    let seconds = started.elapsed().as_secs_f64();
+    if args.json {
+        let levels: Vec<_> = summaries
+            .iter()
+            .map(|d| {
+                let s = &d.summary;
+                json!({
+                    "seeds": s.level,
+                    "boards": s.boards,
+                    "built": s.built,
+                    "exact": s.stats.exact,
+                    "seconds": s.seconds,
+                    "phases": {
+                        "copy": s.phases.copy,
+                        "moves": s.phases.moves,
+                        "settle": s.phases.settle,
+                        "check": s.phases.check,
+                        "write": s.phases.write,
+                    },
+                    "rounds": d.rounds,
+                    "sent": d.sent,
+                    "received": d.received,
+                    "cpu": d.cpu,
+                })
+            })
+            .collect();
+        output::line(json!({
+            "rules": args.rules.name(),
+            "dir": args.dir.display().to_string(),
+            "threads": threads,
+            "ranks": summaries.first().map_or(0, |s| s.sent.len()),
+            "boards": boards,
+            "seconds": seconds,
+            "levels": levels,
+        }));
+    } else {
+        let sent: u64 = summaries.iter().flat_map(|s| &s.sent).sum();
+        output::line(format_args!(
+            "done: {boards} boards in {seconds:.1} s, {sent} bytes sent between ranks"
+        ));
     }
     Ok(())
 }

@@ -37,12 +37,12 @@ use super::value::Value;
 use crate::Variant;
 
 /// A value byte that is final.
-const SETTLED: u8 = 0x80;
+pub(crate) const SETTLED: u8 = 0x80;
 /// A y byte still waiting for its counter (the low bits hold the capture bound).
-const WAITING: u8 = 0x40;
-const VALUE: u8 = 0x3F;
+pub(crate) const WAITING: u8 = 0x40;
+pub(crate) const VALUE: u8 = 0x3F;
 /// Boards per parallel task.
-const CHUNK: u64 = 1 << 15;
+pub(crate) const CHUNK: u64 = 1 << 15;
 
 /// Looks up the values of boards of solved levels.
 ///
@@ -101,15 +101,15 @@ const EVAL_BATCH: usize = 64;
 
 /// A board's moves folded over its children's values.
 #[derive(Copy, Clone, Debug, Default)]
-struct Folded {
+pub(crate) struct Folded {
     /// Legal moves.
-    moves: u8,
+    pub(crate) moves: u8,
     /// Moves that capture nothing (children in the same level).
-    same: u8,
+    pub(crate) same: u8,
     /// Best x-candidate and smallest y-candidate over capturing moves.
-    capture: (u8, u8),
+    pub(crate) capture: (u8, u8),
     /// The same over every move (only when same-level values are known).
-    all: (u8, u8),
+    pub(crate) all: (u8, u8),
 }
 
 /// Folds the children of each board in `boards` (words, see [`to_word`](super::board::to_word))
@@ -263,7 +263,7 @@ pub fn solve_level<L: LowerLevels + ?Sized>(
 
 /// Initial state of one board: (x byte, y byte, same-level move count).
 #[inline]
-fn init(board: &[u8; 12], n: usize, f: &Folded) -> (u8, u8, u8) {
+pub(crate) fn init(board: &[u8; 12], n: usize, f: &Folded) -> (u8, u8, u8) {
     let (best, bound, same) = (f.capture.0, f.capture.1.min(n as u8), f.same);
     if f.moves == 0 {
         // A finished game: its values are final but still have to reach the
@@ -280,7 +280,7 @@ fn init(board: &[u8; 12], n: usize, f: &Folded) -> (u8, u8, u8) {
 /// Bytes of a board's record while its level is solved: x, y, and the
 /// count of same-level children whose x is not settled yet. The count sits
 /// next to y, which is read when the count reaches zero: one cache line.
-const RECORD: usize = 3;
+pub(crate) const RECORD: usize = 3;
 
 /// The shared state of a level being solved.
 struct State<'a> {
@@ -301,7 +301,7 @@ struct State<'a> {
 /// The bit of [`State::pending`] for a record byte: its threshold if it is
 /// pending (a value with no flag), else nothing.
 #[inline]
-fn pending_bit(byte: u8) -> u64 {
+pub(crate) fn pending_bit(byte: u8) -> u64 {
     if byte & (SETTLED | WAITING) == 0 && byte > 0 {
         1 << byte
     } else {
@@ -363,7 +363,7 @@ impl State<'_> {
 /// Settled boards whose parents are told together: every parent's slot is
 /// prefetched before the first is updated, so the cache misses overlap
 /// instead of queueing.
-const BATCH: usize = 256;
+pub(crate) const BATCH: usize = 256;
 
 /// The most boards a level may have to get the settled-x filter. Up to
 /// level 22 (180 M boards, a 23 MB filter) it saves time (52.0 s against
@@ -378,7 +378,7 @@ const FILTER_MAX_BOARDS: u64 = 400 << 20;
 
 /// Flags a board word (bytes 0..11) with the value that was settled, in a
 /// byte no board uses.
-const X_FLAG: u128 = 1 << 127;
+pub(crate) const X_FLAG: u128 = 1 << 127;
 
 /// Settles the boards of one chunk whose pending value is `v`, and
 /// everything that follows from them at this threshold.
@@ -521,7 +521,7 @@ pub fn check_level<L: LowerLevels + ?Sized>(
 /// Calls `f(rank, board, folded)` for the `len` boards of level `n` from
 /// rank `start`, folding their children in batches (see [`fold_batch`]).
 #[allow(clippy::too_many_arguments)]
-fn fold_chunk<L: LowerLevels + ?Sized, E>(
+pub(crate) fn fold_chunk<L: LowerLevels + ?Sized, E>(
     start: u64,
     len: u64,
     n: usize,

@@ -80,6 +80,14 @@ pub enum BuildError {
         /// The error.
         error: std::io::Error,
     },
+    /// Another rank of a distributed build failed (it printed why).
+    #[error("rank {rank} of the distributed build failed: {message}")]
+    Remote {
+        /// The rank that failed.
+        rank: usize,
+        /// What it reported.
+        message: String,
+    },
     /// A level above 48 or equal to 47 (which no game reaches).
     #[error("--max-seeds must be at most 48")]
     TooManySeeds,
@@ -215,7 +223,7 @@ impl LevelStats {
 }
 
 /// The time stamp for headers: `SOURCE_DATE_EPOCH` if set, else now.
-fn build_time() -> u64 {
+pub(crate) fn build_time() -> u64 {
     std::env::var("SOURCE_DATE_EPOCH")
         .ok()
         .and_then(|s| s.parse().ok())
@@ -238,7 +246,7 @@ pub struct BuildOptions<'a> {
     pub progress: bool,
 }
 
-fn bar(progress: bool) -> ProgressBar {
+pub(crate) fn bar(progress: bool) -> ProgressBar {
     if !progress {
         return ProgressBar::hidden();
     }
@@ -262,7 +270,7 @@ const LOCK_FILE: &str = ".oware-build.lock";
 /// Creates the folder if needed, takes the advisory lock on its lock file
 /// (held until the returned file is dropped or the process ends) and checks
 /// that a file can be created and removed in it.
-fn claim_folder(dir: &Path) -> Result<File, BuildError> {
+pub(crate) fn claim_folder(dir: &Path) -> Result<File, BuildError> {
     std::fs::create_dir_all(dir).map_err(|error| BuildError::Folder {
         path: dir.to_path_buf(),
         error,

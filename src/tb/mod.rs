@@ -4,6 +4,8 @@
 pub mod board;
 pub mod build;
 pub mod builder;
+#[cfg(feature = "mpi")]
+pub mod distributed;
 pub mod file;
 pub mod index;
 pub mod prefetch;
