@@ -43,6 +43,9 @@ impl Server {
         let agent: ureq::Agent = ureq::Agent::config_builder()
             .http_status_as_error(false)
             .timeout_global(Some(Duration::from_secs(30)))
+            // Each client keeps its connection, as a browser does.
+            .max_idle_connections(512)
+            .max_idle_connections_per_host(512)
             .build()
             .into();
         Server { child, base, agent }
@@ -656,6 +659,7 @@ fn load_200_games_against_the_engine() {
         .ok()
         .and_then(|v| v.parse().ok())
         .unwrap_or(5);
+    let level = std::env::var("OWARE_LOAD_LEVEL").unwrap_or_else(|_| "movetime:100".into());
     let data = tempfile::tempdir().unwrap();
     let server = std::sync::Arc::new(Server::open(data.path()));
     let deadline = Instant::now() + Duration::from_secs(300);
@@ -665,14 +669,20 @@ fn load_200_games_against_the_engine() {
         .map(|i| {
             let server = std::sync::Arc::clone(&server);
             let barrier = std::sync::Arc::clone(&barrier);
+            let level = level.clone();
             std::thread::spawn(move || {
-                let created = server
-                    .create(json!({"south": "human", "north": "engine", "level": "movetime:100"}));
+                let created =
+                    server.create(json!({"south": "human", "north": "engine", "level": level}));
                 let id = str_of(&created["id"]).to_string();
                 let token = str_of(&created["token"]).to_string();
                 let mut ws = server.socket(&id);
                 let mut state = ws.next();
-                barrier.wait();
+                if barrier.wait().is_leader() {
+                    println!(
+                        "load: {games} games created and watched in {:.1} s",
+                        started.elapsed().as_secs_f64()
+                    );
+                }
                 let mut rng = Lcg(i as u64 + 1);
                 let mut latencies = Vec::new();
                 while latencies.len() < moves_each && Instant::now() < deadline {
@@ -702,7 +712,7 @@ fn load_200_games_against_the_engine() {
     all.sort();
     let pick = |q: f64| all[((all.len() as f64 * q) as usize).min(all.len() - 1)];
     println!(
-        "load: {games} games, {} human moves in {:.1} s: p50 {:.2} ms, p99 {:.2} ms, max {:.2} ms",
+        "load: {games} games against {level}, {} human moves in {:.1} s: p50 {:.2} ms, p99 {:.2} ms, max {:.2} ms",
         all.len(),
         started.elapsed().as_secs_f64(),
         pick(0.50).as_secs_f64() * 1e3,

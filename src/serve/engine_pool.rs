@@ -1,6 +1,8 @@
-//! The engine as an opponent and an analyst: searches run on blocking
-//! threads, at most [`SEARCH_PERMITS`] at once, each capped at
-//! [`SEARCH_CAP`], on a pool of engines with small hash tables.
+//! The engine as an opponent and an analyst: searches run on
+//! [`SEARCH_PERMITS`] threads of their own, each with an engine with a small
+//! hash table, at a lower priority than the threads answering requests (so a
+//! human move is answered at once however busy the engine is), each search
+//! capped at [`SEARCH_CAP`].
 
 use std::collections::HashMap;
 use std::fmt;
@@ -74,11 +76,23 @@ pub enum PoolError {
     Search(String),
 }
 
-/// The engines and the tables they search with.
+/// A search to run on a search thread with its engine.
+type Job = Box<dyn FnOnce(&mut Engine) + Send>;
+
+/// The search threads and the tables they search with.
 pub struct EnginePool {
     permits: Semaphore,
-    idle: Mutex<Vec<Engine>>,
+    jobs: std::sync::mpsc::Sender<Job>,
     tables: HashMap<Variant, Arc<Tablebase>>,
+}
+
+/// Lowers the calling thread's priority (Linux: `nice` is per thread).
+fn lower_priority() {
+    #[cfg(target_os = "linux")]
+    // SAFETY: setpriority only reads its arguments; `0` is this thread.
+    unsafe {
+        libc::setpriority(libc::PRIO_PROCESS, 0, 10);
+    }
 }
 
 /// `limits` with the server's cap on time.
@@ -94,13 +108,35 @@ fn random_below(n: usize) -> usize {
 }
 
 impl EnginePool {
-    /// A pool searching with `tables` (by rule set).
-    pub fn new(tables: HashMap<Variant, Arc<Tablebase>>) -> EnginePool {
-        EnginePool {
-            permits: Semaphore::new(SEARCH_PERMITS),
-            idle: Mutex::new(Vec::new()),
-            tables,
+    /// A pool searching with `tables` (by rule set): starts the search
+    /// threads.
+    pub fn new(tables: HashMap<Variant, Arc<Tablebase>>) -> std::io::Result<EnginePool> {
+        let (jobs, queue) = std::sync::mpsc::channel::<Job>();
+        let queue = Arc::new(Mutex::new(queue));
+        for i in 0..SEARCH_PERMITS {
+            let queue = Arc::clone(&queue);
+            std::thread::Builder::new()
+                .name(format!("oware-search-{i}"))
+                .spawn(move || {
+                    lower_priority();
+                    let mut engine = Engine::new(ENGINE_HASH_MIB, 1, None);
+                    loop {
+                        let job = match queue.lock().unwrap_or_else(|e| e.into_inner()).recv() {
+                            Ok(job) => job,
+                            Err(_) => return, // the server is gone
+                        };
+                        // A search that panics loses its answer, not the thread.
+                        let _ = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                            job(&mut engine)
+                        }));
+                    }
+                })?;
         }
+        Ok(EnginePool {
+            permits: Semaphore::new(SEARCH_PERMITS),
+            jobs,
+            tables,
+        })
     }
 
     /// The tables of a rule set, if any were found.
@@ -108,8 +144,8 @@ impl EnginePool {
         self.tables.get(&variant)
     }
 
-    /// Runs `f` with an engine (searching with `tables`) on a blocking
-    /// thread once a slot is free, waiting at most `wait` for it.
+    /// Runs `f` with an engine (searching with `tables`) on a search thread
+    /// once one is free, waiting at most `wait` for it.
     async fn run<T: Send + 'static>(
         &self,
         tables: Option<Arc<Tablebase>>,
@@ -123,25 +159,18 @@ impl EnginePool {
             None => self.permits.acquire().await,
         }
         .map_err(|_| PoolError::Busy)?;
-        let engine = self.idle.lock().unwrap_or_else(|e| e.into_inner()).pop();
-        let mut engine = engine.unwrap_or_else(|| Engine::new(ENGINE_HASH_MIB, 1, None));
-        engine.set_tables(tables);
-        let joined = tokio::task::spawn_blocking(move || {
-            let out = f(&engine);
-            (engine, out)
-        })
-        .await;
+        let (answer, answered) = tokio::sync::oneshot::channel();
+        let job: Job = Box::new(move |engine: &mut Engine| {
+            engine.set_tables(tables);
+            let _ = answer.send(f(engine));
+        });
+        self.jobs
+            .send(job)
+            .map_err(|_| PoolError::Search("the search threads are gone".into()))?;
+        let out = answered.await;
         drop(permit);
-        match joined {
-            Ok((engine, out)) => {
-                self.idle
-                    .lock()
-                    .unwrap_or_else(|e| e.into_inner())
-                    .push(engine);
-                out.map_err(PoolError::Search)
-            }
-            Err(e) => Err(PoolError::Search(e.to_string())),
-        }
+        out.map_err(|_| PoolError::Search("the search failed".into()))?
+            .map_err(PoolError::Search)
     }
 
     /// The move an engine seat of `level` plays in `game` (waits for a

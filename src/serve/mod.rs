@@ -187,7 +187,7 @@ pub fn run(config: Config, on_listen: impl FnOnce(SocketAddr, &str)) -> Result<(
         let app = Arc::new(App {
             store,
             hub: Hub::new(config.limits.live_games),
-            pool: EnginePool::new(config.tables),
+            pool: EnginePool::new(config.tables).context("cannot start the search threads")?,
             public_url: public_url.clone(),
             sockets: SocketCount::new(config.limits.sockets),
             limits: config.limits,
