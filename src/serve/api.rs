@@ -369,8 +369,11 @@ async fn create_game(
     };
     let _ = series;
     let id = live.id.clone();
+    let engine_to_move = live.engine_to_move().is_some();
     let (entry, _) = app.hub.insert(live).map_err(|_| LoadError::Full)?;
-    app.kick_engine(Arc::clone(&entry));
+    if engine_to_move {
+        app.kick_engine(Arc::clone(&entry));
+    }
     let live = entry.game.lock().await;
     let url = &app.public_url;
     let body = json!({
@@ -732,8 +735,11 @@ async fn next(
         });
     entry.broadcast(&live);
     drop(live);
+    let engine_to_move = new.engine_to_move().is_some();
     let (next, _) = app.hub.insert(new).map_err(|_| LoadError::Full)?;
-    app.kick_engine(Arc::clone(&next));
+    if engine_to_move {
+        app.kick_engine(Arc::clone(&next));
+    }
     let next_live = next.game.lock().await;
     let sides = next_live.sides_of(token);
     Ok(Json(state_for(&next, &next_live, Some(&sides))).into_response())

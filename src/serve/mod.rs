@@ -92,8 +92,9 @@ impl App {
         };
         let game = LiveGame::from_row(row, series)
             .map_err(|e| LoadError::Broken(format!("stored game {id}: {e}")))?;
+        let engine_to_move = game.engine_to_move().is_some();
         let (entry, fresh) = self.hub.insert(game).map_err(|_| LoadError::Full)?;
-        if fresh {
+        if fresh && engine_to_move {
             self.kick_engine(Arc::clone(&entry));
         }
         Ok(Some(entry))
