@@ -140,37 +140,49 @@ impl GameRecord {
     /// (`25-20`, or `*` while the game goes on), and each capturing move
     /// carries its capture mark.
     pub fn from_game(game: &Game, tags: &[(&str, &str)]) -> GameRecord {
-        let given = |name: &str| tags.iter().find(|(k, _)| *k == name).map(|(_, v)| *v);
-        let result = match game.outcome() {
-            None => "*".to_string(),
-            Some(_) => {
-                let [south, north] = game.position().stores();
-                format!("{south}-{north}")
-            }
-        };
-        let mut record = GameRecord::default();
-        for name in ROSTER {
-            let value = match name {
-                "Variant" => variant_tag(game.rules().variant).to_string(),
-                "Result" => result.clone(),
-                _ => given(name).unwrap_or("?").to_string(),
-            };
-            record.tags.push((name.to_string(), value));
-        }
-        if *game.start() != Position::START {
-            record.tags.push(("FEN".into(), game.start().to_string()));
-        }
-        for (k, v) in tags {
-            if !ROSTER.contains(k) && *k != "FEN" {
-                record.tags.push((k.to_string(), v.to_string()));
-            }
-        }
+        let result = game.outcome().map(|_| game.position().stores());
+        let start = (*game.start() != Position::START).then(|| game.start().to_string());
+        let mut record =
+            GameRecord::with_gui_tags(variant_tag(game.rules().variant), result, start, tags);
         // Replaying the (legal) game again gives the seeds each move took.
         let mut replay = Game::new(*game.start(), *game.rules());
         for &mv in game.moves() {
             let captured = replay.play(mv).unwrap_or(0);
             record.moves.push(mv);
             record.captures.push((captured > 0).then_some(captured));
+        }
+        record
+    }
+
+    /// A record with no moves yet and the tags the Aualé GUI writes: the
+    /// roster in its order (`?` where `tags` gives no value), `variant` as
+    /// the Variant, the final stores of an ended game as the Result (`*`
+    /// while it goes on), `FEN` when the game has a set-up `start`, then
+    /// any other of `tags`.
+    pub fn with_gui_tags(
+        variant: &str,
+        result: Option<[u8; 2]>,
+        start: Option<String>,
+        tags: &[(&str, &str)],
+    ) -> GameRecord {
+        let given = |name: &str| tags.iter().find(|(k, _)| *k == name).map(|(_, v)| *v);
+        let result = result.map_or("*".to_string(), |[south, north]| format!("{south}-{north}"));
+        let mut record = GameRecord::default();
+        for name in ROSTER {
+            let value = match name {
+                "Variant" => variant.to_string(),
+                "Result" => result.clone(),
+                _ => given(name).unwrap_or("?").to_string(),
+            };
+            record.tags.push((name.to_string(), value));
+        }
+        if let Some(fen) = start {
+            record.tags.push(("FEN".into(), fen));
+        }
+        for (k, v) in tags {
+            if !ROSTER.contains(k) && *k != "FEN" {
+                record.tags.push((k.to_string(), v.to_string()));
+            }
         }
         record
     }

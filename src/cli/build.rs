@@ -71,25 +71,7 @@ pub fn run(args: BuildArgs) -> Result<()> {
     let boards: u64 = summaries.iter().map(|s| s.boards).sum();
     let seconds = started.elapsed().as_secs_f64();
     if args.json {
-        let levels: Vec<_> = summaries
-            .iter()
-            .map(|s| {
-                json!({
-                    "seeds": s.level,
-                    "boards": s.boards,
-                    "built": s.built,
-                    "exact": s.stats.exact,
-                    "seconds": s.seconds,
-                    "phases": {
-                        "copy": s.phases.copy,
-                        "moves": s.phases.moves,
-                        "settle": s.phases.settle,
-                        "check": s.phases.check,
-                        "write": s.phases.write,
-                    },
-                })
-            })
-            .collect();
+        let levels: Vec<_> = summaries.iter().map(level_json).collect();
         output::line(json!({
             "rules": args.rules.name(),
             "dir": args.dir.display().to_string(),
@@ -147,24 +129,12 @@ fn run_distributed(args: BuildArgs) -> Result<()> {
             .iter()
             .map(|d| {
                 let s = &d.summary;
-                json!({
-                    "seeds": s.level,
-                    "boards": s.boards,
-                    "built": s.built,
-                    "exact": s.stats.exact,
-                    "seconds": s.seconds,
-                    "phases": {
-                        "copy": s.phases.copy,
-                        "moves": s.phases.moves,
-                        "settle": s.phases.settle,
-                        "check": s.phases.check,
-                        "write": s.phases.write,
-                    },
-                    "rounds": d.rounds,
-                    "sent": d.sent,
-                    "received": d.received,
-                    "cpu": d.cpu,
-                })
+                let mut level = level_json(s);
+                level["rounds"] = json!(d.rounds);
+                level["sent"] = json!(d.sent);
+                level["received"] = json!(d.received);
+                level["cpu"] = json!(d.cpu);
+                level
             })
             .collect();
         output::line(json!({
@@ -183,4 +153,22 @@ fn run_distributed(args: BuildArgs) -> Result<()> {
         ));
     }
     Ok(())
+}
+
+/// A level's summary as `build --json` gives it.
+fn level_json(s: &tb::LevelSummary) -> serde_json::Value {
+    json!({
+        "seeds": s.level,
+        "boards": s.boards,
+        "built": s.built,
+        "exact": s.stats.exact,
+        "seconds": s.seconds,
+        "phases": {
+            "copy": s.phases.copy,
+            "moves": s.phases.moves,
+            "settle": s.phases.settle,
+            "check": s.phases.check,
+            "write": s.phases.write,
+        },
+    })
 }

@@ -4,7 +4,7 @@ use serde_json::{Value, json};
 
 use super::game::MancalaGame;
 use super::position::MancalaPosition;
-use crate::ogn::{GameRecord, ROSTER};
+use crate::ogn::GameRecord;
 use crate::report::{board_of, side_letter};
 
 /// The `Variant` tag of a Mancala record.
@@ -58,31 +58,9 @@ pub fn game_text(game: &MancalaGame, seeds: u8) -> String {
 /// [`GameRecord::from_game`]): its `Variant` tag `Mancala`, and a `FEN`
 /// tag when the game did not start from three seeds a house.
 pub fn record(game: &MancalaGame, tags: &[(&str, &str)]) -> GameRecord {
-    let given = |name: &str| tags.iter().find(|(k, _)| *k == name).map(|(_, v)| *v);
-    let result = match game.end() {
-        None => "*".to_string(),
-        Some(_) => {
-            let [south, north] = game.position().stores();
-            format!("{south}-{north}")
-        }
-    };
-    let mut record = GameRecord::default();
-    for name in ROSTER {
-        let value = match name {
-            "Variant" => VARIANT_TAG.to_string(),
-            "Result" => result.clone(),
-            _ => given(name).unwrap_or("?").to_string(),
-        };
-        record.tags.push((name.to_string(), value));
-    }
-    if *game.start() != MancalaPosition::start(3) {
-        record.tags.push(("FEN".into(), game.start().to_string()));
-    }
-    for (k, v) in tags {
-        if !ROSTER.contains(k) && *k != "FEN" {
-            record.tags.push((k.to_string(), v.to_string()));
-        }
-    }
+    let result = game.end().map(|_| game.position().stores());
+    let start = (*game.start() != MancalaPosition::start(3)).then(|| game.start().to_string());
+    let mut record = GameRecord::with_gui_tags(VARIANT_TAG, result, start, tags);
     for (&mv, sowing) in game.moves().iter().zip(game.sowings()) {
         record.moves.push(mv);
         record
