@@ -49,20 +49,45 @@ pub fn side_letter(side: Side) -> String {
     side.letter().to_string()
 }
 
+/// How a finished game ended, as `state_json` shows it: the winner (`None`
+/// for a draw) and the end reason's name.
+pub type Ending = (Option<Side>, &'static str);
+
+/// The JSON object `show --json` prints for any game on this board:
+/// `position`, `pits`, `stores`, `to_move`, `legal`, `status`, `winner`,
+/// `reason`.
+pub fn state_json(
+    position: String,
+    pits: &[u8; 12],
+    stores: [u8; 2],
+    to_move: Side,
+    legal: &[Move],
+    ending: Option<Ending>,
+) -> Value {
+    json!({
+        "position": position,
+        "pits": pits,
+        "stores": stores,
+        "to_move": side_letter(to_move),
+        "legal": legal.iter().map(|m| m.letter().to_string()).collect::<Vec<_>>(),
+        "status": if ending.is_some() { "over" } else { "ongoing" },
+        "winner": ending.map(|(w, _)| w.map_or("draw".to_string(), side_letter)),
+        "reason": ending.map(|(_, r)| r),
+    })
+}
+
 /// The JSON object `show --json` prints for a game's current state.
 pub fn game_json(game: &Game) -> Value {
     let pos = game.position();
-    let outcome = game.outcome();
-    json!({
-        "position": pos.to_string(),
-        "pits": pos.pits(),
-        "stores": pos.stores(),
-        "to_move": side_letter(pos.side_to_move()),
-        "legal": game.legal_moves().iter().map(|m| m.letter().to_string()).collect::<Vec<_>>(),
-        "status": if outcome.is_some() { "over" } else { "ongoing" },
-        "winner": outcome.map(|o| o.winner.map_or("draw".to_string(), side_letter)),
-        "reason": outcome.map(|o| o.reason.name()),
-    })
+    let ending = game.outcome().map(|o| (o.winner, o.reason.name()));
+    state_json(
+        pos.to_string(),
+        pos.pits(),
+        pos.stores(),
+        pos.side_to_move(),
+        &game.legal_moves(),
+        ending,
+    )
 }
 
 /// The text `show` prints for a game's current state.

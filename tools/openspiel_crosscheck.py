@@ -75,11 +75,14 @@ def compare(args):
         actual = (pits, stores, mine["to_move"], mine["legal"], mine["status"] == "over")
         if actual != theirs:
             return seed, ply, f"after {''.join(moves[:ply])!r}: ours {actual}, OpenSpiel {theirs}"
-    return seed, len(got), None
+    return seed, len(got) - 1, None
 
 
-def main():
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+def run(compare, description):
+    """Plays `--games` random games through `compare(oware, seed)`, which
+    returns (seed, transitions or the ply of a mismatch, error or None),
+    and prints the totals; exits 1 on any mismatch."""
+    parser = argparse.ArgumentParser(description=description)
     parser.add_argument("--oware", required=True, help="path of the oware binary")
     parser.add_argument("--games", type=int, default=300)
     parser.add_argument("--seed", type=int, default=1)
@@ -96,10 +99,14 @@ def main():
                     print(f"game seed {seed}: mismatch at ply {count}: {error}", file=sys.stderr)
             else:
                 passed += 1
-                transitions += count - 1
+                transitions += count
     print(f"compared {transitions} transitions in {passed + failed} games, {failed} mismatching")
     print(f"{passed} passed, {failed} failed")
     sys.exit(1 if failed else 0)
+
+
+def main():
+    run(compare, __doc__.splitlines()[0])
 
 
 if __name__ == "__main__":

@@ -16,13 +16,10 @@ Usage: openspiel_mancala_crosscheck.py --oware target/release/oware --games 300 
 Prints `N passed, M failed` (games) and the number of transitions compared.
 """
 
-import argparse
 import json
-import multiprocessing
 import random
 import re
 import subprocess
-import sys
 
 
 def letter(player, action):
@@ -101,27 +98,10 @@ def compare(args):
 
 
 def main():
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--oware", required=True, help="path of the oware binary")
-    parser.add_argument("--games", type=int, default=300)
-    parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--jobs", type=int, default=multiprocessing.cpu_count())
-    args = parser.parse_args()
+    # The same driver as the Oware cross-check beside this file.
+    from openspiel_crosscheck import run
 
-    seeds = [(args.oware, args.seed * 1_000_003 + i) for i in range(args.games)]
-    passed = failed = transitions = 0
-    with multiprocessing.Pool(args.jobs) as pool:
-        for seed, count, error in pool.imap_unordered(compare, seeds, chunksize=8):
-            if error:
-                failed += 1
-                if failed <= 10:
-                    print(f"game seed {seed}: mismatch at ply {count}: {error}", file=sys.stderr)
-            else:
-                passed += 1
-                transitions += count
-    print(f"compared {transitions} transitions in {passed + failed} games, {failed} mismatching")
-    print(f"{passed} passed, {failed} failed")
-    sys.exit(1 if failed else 0)
+    run(compare, __doc__.splitlines()[0])
 
 
 if __name__ == "__main__":

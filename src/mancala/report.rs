@@ -1,11 +1,11 @@
 //! What `show` prints of a game of Mancala: the same shapes as for Oware.
 
-use serde_json::{Value, json};
+use serde_json::Value;
 
 use super::game::MancalaGame;
 use super::position::MancalaPosition;
 use crate::ogn::GameRecord;
-use crate::report::{board_of, side_letter};
+use crate::report::{board_of, state_json};
 
 /// The `Variant` tag of a Mancala record.
 pub const VARIANT_TAG: &str = "Mancala";
@@ -14,17 +14,15 @@ pub const VARIANT_TAG: &str = "Mancala";
 /// `to_move`, `legal`, `status`, `winner`, `reason`.
 pub fn game_json(game: &MancalaGame) -> Value {
     let pos = game.position();
-    let end = game.end();
-    json!({
-        "position": pos.to_string(),
-        "pits": pos.pits(),
-        "stores": pos.stores(),
-        "to_move": side_letter(pos.side_to_move()),
-        "legal": game.legal_moves().iter().map(|m| m.letter().to_string()).collect::<Vec<_>>(),
-        "status": if end.is_some() { "over" } else { "ongoing" },
-        "winner": end.map(|_| game.winner().map_or("draw".to_string(), side_letter)),
-        "reason": end.map(|e| e.name()),
-    })
+    let ending = game.end().map(|e| (game.winner(), e.name()));
+    state_json(
+        pos.to_string(),
+        pos.pits(),
+        pos.stores(),
+        pos.side_to_move(),
+        &game.legal_moves(),
+        ending,
+    )
 }
 
 /// The text of `show`: the board, the position string, whose move, the
