@@ -18,7 +18,6 @@ pub const MAGIC: [u8; 8] = *b"OWAREBK\x01";
 pub const FORMAT_VERSION: u32 = 1;
 /// The largest book read (positions are about 40 bytes each).
 const MAX_BYTES: u64 = 256 << 20;
-const MAX_HEADER: usize = 1024;
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 struct Header {
@@ -115,18 +114,8 @@ pub fn load(path: &Path, variant: Variant) -> Result<Book, BookError> {
         return Err(bad(format!("{size} bytes: too large for a book")));
     }
     let bytes = fs::read(path).map_err(io_err)?;
-    if bytes.len() < 12 || bytes[..8] != MAGIC {
-        return Err(bad("not an oware book (bad magic)".into()));
-    }
-    let len = u32::from_le_bytes(bytes[8..12].try_into().expect("4 bytes")) as usize;
-    if len > MAX_HEADER || 12 + len > bytes.len() {
-        return Err(bad(format!("header length {len} is out of range")));
-    }
-    let (header, _): (Header, usize) = bincode::serde::decode_from_slice(
-        &bytes[12..12 + len],
-        bincode::config::standard().with_limit::<MAX_HEADER>(),
-    )
-    .map_err(|e| bad(format!("unreadable header: {e}")))?;
+    let (header, header_end): (Header, usize) =
+        crate::tb::file::read_framed_header(&bytes, &MAGIC, "book").map_err(bad)?;
     if header.version != FORMAT_VERSION {
         return Err(bad(format!(
             "format version {} (this build reads {FORMAT_VERSION})",
@@ -140,7 +129,7 @@ pub fn load(path: &Path, variant: Variant) -> Result<Book, BookError> {
             wanted: variant,
         });
     }
-    let body = &bytes[12 + len..];
+    let body = &bytes[header_end..];
     let actual = crc32fast::hash(body);
     if actual != header.checksum {
         return Err(bad(format!(

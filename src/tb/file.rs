@@ -213,6 +213,30 @@ pub fn write_table(
     })
 }
 
+/// Reads the start of a file of ours: the 8-byte `magic`, a little-endian
+/// `u32` length, and a header of that length (serde + bincode, at most 4
+/// KiB); returns the header and where it ends, or what is wrong (`what`
+/// names the kind of file: "table", "book").
+pub fn read_framed_header<H: serde::de::DeserializeOwned>(
+    bytes: &[u8],
+    magic: &[u8; 8],
+    what: &str,
+) -> Result<(H, usize), String> {
+    if bytes.len() < 12 || bytes[..8] != *magic {
+        return Err(format!("not an oware {what} (bad magic)"));
+    }
+    let len = u32::from_le_bytes(bytes[8..12].try_into().expect("4 bytes")) as usize;
+    if len > MAX_HEADER || 12 + len > bytes.len() {
+        return Err(format!("header length {len} is out of range"));
+    }
+    let (header, _) = bincode::serde::decode_from_slice(
+        &bytes[12..12 + len],
+        bincode::config::standard().with_limit::<MAX_HEADER>(),
+    )
+    .map_err(|e| format!("unreadable header: {e}"))?;
+    Ok((header, 12 + len))
+}
+
 /// An open, validated table: its header and the memory-mapped payload.
 pub struct TableFile {
     header: Header,
@@ -248,18 +272,8 @@ impl TableFile {
         let bad = |reason: String| {
             TableError::corrupt(path, format!("{reason}; {}", remedy(path, variant, level)))
         };
-        if map.len() < 12 || map[..8] != MAGIC {
-            return Err(bad("not an oware table (bad magic)".into()));
-        }
-        let len = u32::from_le_bytes(map[8..12].try_into().expect("4 bytes")) as usize;
-        if len > MAX_HEADER || 12 + len > map.len() {
-            return Err(bad(format!("header length {len} is out of range")));
-        }
-        let (header, _): (Header, usize) = bincode::serde::decode_from_slice(
-            &map[12..12 + len],
-            bincode::config::standard().with_limit::<MAX_HEADER>(),
-        )
-        .map_err(|e| bad(format!("unreadable header: {e}")))?;
+        let (header, header_end): (Header, usize) =
+            read_framed_header(&map, &MAGIC, "table").map_err(bad)?;
         if header.version != FORMAT_VERSION {
             return Err(bad(format!(
                 "format version {} (this build reads {FORMAT_VERSION})",
@@ -295,7 +309,7 @@ impl TableFile {
                 header.encoding
             )));
         }
-        let offset = (12 + len).div_ceil(ALIGN) * ALIGN;
+        let offset = header_end.div_ceil(ALIGN) * ALIGN;
         let expected = offset as u64 + header.boards * header.encoding.bytes_per_board() as u64;
         if map.len() as u64 != expected {
             return Err(bad(format!(
