@@ -7,9 +7,11 @@ mod game;
 mod perft;
 mod position;
 pub mod report;
+mod rules;
 
 pub use game::MancalaGame;
 pub use perft::{divide, perft};
 pub use position::{
     MAX_SEEDS, MancalaEnd, MancalaMoveError, MancalaPosition, START_SEEDS, STOP_SEEDS, Sowing,
 };
+pub use rules::MancalaRules;
