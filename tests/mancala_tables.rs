@@ -331,3 +331,178 @@ fn a_build_resumes_from_the_levels_it_has() {
         tb::verify::verify_game_level(&rules, &levels, level, None, &bar).unwrap();
     }
 }
+
+#[test]
+fn build_probe_verify_stats_from_the_command_line() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path().to_str().unwrap();
+    let mancala = ["--rules", "mancala", "--dir", dir];
+    let out = common::stdout(&[&["build", "--max-seeds", "6", "--quiet"][..], &mancala].concat());
+    assert!(
+        out.starts_with("building mancala tables, levels 0..=6"),
+        "{out}"
+    );
+    assert!(
+        out.contains("level  6:         12376 boards  scores -6..+6"),
+        "{out}"
+    );
+    let again: serde_json::Value = serde_json::from_str(&common::stdout(
+        &[&["build", "--max-seeds", "6", "--json"][..], &mancala].concat(),
+    ))
+    .unwrap();
+    assert_eq!(again["rules"], "mancala");
+    assert_eq!(again["empty_capture"], false);
+    assert_eq!(again["boards"], 18564);
+    let levels = again["levels"].as_array().unwrap();
+    assert!(levels.iter().all(|l| l["built"] == false));
+
+    // North to move, 5 seeds on the board: the probe against the library.
+    let pos = "0-0-1-2-0-1-1-0-0-1-0-0-10-12-N";
+    let v: serde_json::Value = serde_json::from_str(&common::stdout(
+        &[&["probe", pos, "--json"][..], &mancala].concat(),
+    ))
+    .unwrap();
+    let tables = MancalaTables::open(tmp.path(), MancalaRules::DEFAULT).unwrap();
+    let position: MancalaPosition = pos.parse().unwrap();
+    let score = tables.probe(&position).unwrap();
+    assert_eq!(v["seeds"], 6);
+    assert_eq!(v["score"], score);
+    assert_eq!(v["stop_matters"], false);
+    // North's final store less South's is 12 − 10 plus the score.
+    let fin = &v["final"];
+    assert_eq!(
+        fin[1].as_i64().unwrap() - fin[0].as_i64().unwrap(),
+        2 + i64::from(score)
+    );
+    let moves = v["moves"].as_array().unwrap();
+    let letters: Vec<&str> = moves.iter().map(|m| m["move"].as_str().unwrap()).collect();
+    assert_eq!(letters, ["a", "d"]);
+    let best = moves
+        .iter()
+        .map(|m| m["score"].as_i64().unwrap())
+        .max()
+        .unwrap();
+    assert_eq!(best, i64::from(score));
+    let text = common::stdout(&[&["probe", pos][..], &mancala].concat());
+    assert!(text.starts_with("seeds 6: score "), "{text}");
+
+    let out = common::stdout(&[&["verify"][..], &mancala].concat());
+    assert_eq!(out.matches(": ok").count(), 7, "{out}");
+    let out =
+        common::stdout(&[&["verify", "--level", "6", "--sample", "50"][..], &mancala].concat());
+    assert!(out.contains("50 boards re-checked"), "{out}");
+    let v: serde_json::Value = serde_json::from_str(&common::stdout(
+        &[&["stats", "--json"][..], &mancala].concat(),
+    ))
+    .unwrap();
+    let levels = v["levels"].as_array().unwrap();
+    assert_eq!(levels.len(), 7);
+    assert_eq!(levels[6]["exact"], 12376);
+    let total: u64 = levels[6]["histogram"]
+        .as_object()
+        .unwrap()
+        .values()
+        .map(|c| c.as_u64().unwrap())
+        .sum();
+    assert_eq!(total, 12376);
+    // The empty capture's tables are other files in the same folder.
+    let empty = [&mancala[..], &["--empty-capture"]].concat();
+    common::fails(&[&["probe", pos][..], &empty].concat(), "table not built");
+    common::stdout(&[&["build", "--max-seeds", "6", "--quiet"][..], &empty].concat());
+    let v: serde_json::Value = serde_json::from_str(&common::stdout(
+        &[&["verify", "--json"][..], &empty].concat(),
+    ))
+    .unwrap();
+    assert_eq!(v["empty_capture"], true);
+    assert_eq!(v["levels"].as_array().unwrap().len(), 7);
+}
+
+#[test]
+fn bad_input_to_the_table_commands_fails_clearly() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path().to_str().unwrap();
+    let mancala = ["--rules", "mancala", "--dir", dir];
+    common::fails(
+        &["build", "--max-seeds", "3", "--empty-capture", "--dir", dir],
+        "--empty-capture applies only to --rules mancala",
+    );
+    common::fails(
+        &["stats", "--rules", "awari", "--empty-capture", "--dir", dir],
+        "only to --rules mancala",
+    );
+    common::fails(
+        &[&["build", "--max-seeds", "49"][..], &mancala].concat(),
+        "at most 48",
+    );
+    common::stdout(&[&["build", "--max-seeds", "3", "--quiet"][..], &mancala].concat());
+    common::fails(
+        &[&["probe", "1-2-3"][..], &mancala].concat(),
+        "bad position",
+    );
+    common::fails(
+        &[&["probe", "1-1-1-1-1-1-1-1-1-1-1-1-0-0-S"][..], &mancala].concat(),
+        "mancala-12.owt: table not built",
+    );
+    common::fails(
+        &[&["probe", "1-0-0-0-0-0-1-0-0-0-0-0-25-0-S"][..], &mancala].concat(),
+        "the game is over",
+    );
+    common::fails(
+        &[&["probe", "7-7-7-7-7-7-7-7-7-7-7-7-0-0-S"][..], &mancala].concat(),
+        "at most 48",
+    );
+    common::fails(
+        &[
+            "verify",
+            "--rules",
+            "mancala",
+            "--dir",
+            &format!("{dir}/gone"),
+        ],
+        "no such folder",
+    );
+    // An Oware folder read as Mancala's, and the other way round.
+    let oware_dir = tmp.path().join("oware");
+    common::build(&oware_dir, "3");
+    let abapa = tb::table_path(&oware_dir, Variant::Abapa, 2);
+    let foreign = tb::table_path(
+        tmp.path(),
+        TableRules::Mancala {
+            empty_capture: false,
+        },
+        2,
+    );
+    std::fs::copy(&foreign, tb::table_path(&oware_dir, Variant::Abapa, 3)).unwrap();
+    std::fs::copy(&abapa, &foreign).unwrap();
+    common::fails(
+        &[&["stats"][..], &mancala].concat(),
+        "built for rules abapa, not mancala",
+    );
+    common::fails(
+        &[&["build", "--max-seeds", "3"][..], &mancala].concat(),
+        "built for rules abapa, not mancala; move or delete it",
+    );
+    common::fails(
+        &["stats", "--dir", oware_dir.to_str().unwrap()],
+        "built for rules mancala, not abapa",
+    );
+    // A damaged Mancala level says how to rebuild it.
+    common::stdout(
+        &[
+            &["build", "--max-seeds", "3", "--quiet", "--empty-capture"][..],
+            &mancala,
+        ]
+        .concat(),
+    );
+    damage(&tb::table_path(
+        tmp.path(),
+        TableRules::Mancala {
+            empty_capture: true,
+        },
+        3,
+    ));
+    common::fails(
+        &[&["verify", "--empty-capture"][..], &mancala].concat(),
+        "--rules mancala --empty-capture --max-seeds 3",
+    );
+}

@@ -2,10 +2,10 @@
 
 use std::path::PathBuf;
 
-use anyhow::{Context, Result};
+use anyhow::{Context, Result, bail};
 use clap::Args;
 
-use oware::mancala::{self, MancalaPosition};
+use oware::mancala::{self, MancalaEnd, MancalaPosition};
 use oware::tb;
 
 use super::common::parse_position;
@@ -38,6 +38,18 @@ pub fn run(args: ProbeArgs) -> Result<()> {
                 .parse::<MancalaPosition>()
                 .with_context(|| format!("bad position '{text}'"))?
                 .with_empty_capture(rules.empty_capture);
+            if pos.end() == Some(MancalaEnd::Stop) {
+                bail!(
+                    "the game is over: a store holds 25 or more (the tables set that stop aside)"
+                );
+            }
+            if usize::from(pos.seeds_on_board()) > tb::index::MAX_SEEDS {
+                bail!(
+                    "{} seeds on the board: the tables hold at most {}",
+                    pos.seeds_on_board(),
+                    tb::index::MAX_SEEDS
+                );
+            }
             let tables = open_mancala(&choice.folder(args.dir.as_ref()), rules)?;
             let report = mancala::probe::probe(&tables, &pos)?;
             if args.json {

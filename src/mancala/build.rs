@@ -21,11 +21,11 @@ use rayon::prelude::*;
 
 use super::edges::{for_each_edge_word, terminal_word};
 use super::rules::MancalaRules;
-use crate::tb::board::from_word;
+use crate::tb::board::{from_word, rotate_word, to_word};
 use crate::tb::build::{FixpointError, atomic, chunks};
 use crate::tb::builder::{BuildError, Phases};
 use crate::tb::game::TableGame;
-use crate::tb::index::{FullBoards, full_level_size, rank_full_word};
+use crate::tb::index::{FullBoards, full_level_size, rank_full_word, unrank_full};
 use crate::tb::levels::Levels;
 use crate::tb::prefetch::prefetch;
 use crate::tb::resident::{Resident, copy_budget};
@@ -187,42 +187,62 @@ impl Solver<'_> {
         moves.best(|c| self.child_value(c))
     }
 
-    /// Solves the boards of ranks `start..start + len` not solved yet, in
-    /// batches.
+    /// Solves the boards not solved yet among those whose rotations have
+    /// ranks `start..start + len` (see [`rotated`]), in batches.
     fn solve_chunk(&self, start: u64, len: u64) {
-        let mut boards = FullBoards::new(self.n, start, len);
+        let mut boards = rotated(self.n, start, len);
+        let mut words = [0u128; BATCH];
+        let mut ranks = [0usize; BATCH];
         let mut moves = [Expanded::default(); BATCH];
-        // The value of each board of the batch when it is a finished one,
-        // and whether it is to be solved.
-        let mut terminal = [None; BATCH];
+        // Whether each board of the batch is still to be solved.
         let mut todo = [false; BATCH];
-        let mut r = start as usize;
-        let end = (start + len) as usize;
-        while r < end {
-            let count = BATCH.min(end - r);
+        let mut left = len as usize;
+        while left > 0 {
+            let count = BATCH.min(left);
             for i in 0..count {
-                let word = boards.next_word().expect("a board per rank");
-                todo[i] = self.values[r + i].load(Relaxed) == UNKNOWN;
-                terminal[i] = terminal_word(word);
-                if todo[i] && terminal[i].is_none() {
-                    self.expand(word, &mut moves[i]);
+                (words[i], ranks[i]) = boards.next().expect("a board per rank");
+                prefetch(&self.values[ranks[i]]);
+            }
+            for i in 0..count {
+                todo[i] = self.values[ranks[i]].load(Relaxed) == UNKNOWN;
+                if todo[i] && terminal_word(words[i]).is_none() {
+                    self.expand(words[i], &mut moves[i]);
                 }
             }
             for i in 0..count {
                 // Solved meanwhile, by an earlier board's recursion?
-                if !todo[i] || self.values[r + i].load(Relaxed) != UNKNOWN {
+                if !todo[i] || self.values[ranks[i]].load(Relaxed) != UNKNOWN {
                     continue;
                 }
-                let v = terminal[i].unwrap_or_else(|| moves[i].best(|c| self.child_value(c)));
-                self.values[r + i].store(v as u8, Relaxed);
+                let v = terminal_word(words[i])
+                    .unwrap_or_else(|| moves[i].best(|c| self.child_value(c)));
+                self.values[ranks[i]].store(v as u8, Relaxed);
             }
-            r += count;
+            left -= count;
         }
     }
 }
 
-/// Re-checks the `len` boards of level `n` from rank `start`: each stored
-/// value must be what its children's give. `payload(level)` reads level
+/// The boards of `n` seeds whose rotations (rows swapped) have ranks
+/// `start..start + len`, with their own ranks.
+///
+/// This is the order the builder takes the boards in: a board's moves
+/// that pass the turn leave children whose rows are its own swapped, so
+/// consecutive boards in this order (the same mover's row, the
+/// opponent's changing fastest) have children of nearby ranks, and most
+/// look-ups hit lines and pages already loaded. In rank order every such
+/// child lands somewhere else in the level.
+fn rotated(n: usize, start: u64, len: u64) -> impl Iterator<Item = (u128, usize)> {
+    let mut boards = FullBoards::new(n, start, len);
+    std::iter::from_fn(move || {
+        let word = rotate_word(boards.next_word()?);
+        Some((word, rank_full_word(word, n) as usize))
+    })
+}
+
+/// Re-checks the `len` boards of level `n` whose rotations have ranks from
+/// `start` on (see [`rotated`]): each stored value must be what its
+/// children's give. `payload(level)` reads level
 /// `n` and the levels below it.
 fn check_boards(
     n: usize,
@@ -231,27 +251,26 @@ fn check_boards(
     start: u64,
     len: u64,
 ) -> Result<(), FixpointError<i8>> {
-    let mut boards = FullBoards::new(n, start, len);
-    let mut moves = [Expanded::default(); BATCH];
+    let mut boards = rotated(n, start, len);
     let mut words = [0u128; BATCH];
-    let mut terminal = [None; BATCH];
-    let mut r = start as usize;
-    let end = (start + len) as usize;
+    let mut ranks = [0usize; BATCH];
+    let mut moves = [Expanded::default(); BATCH];
     let fetch = |seeds: usize, rank: u64| prefetch(&payload[seeds][rank as usize]);
-    while r < end {
-        let count = BATCH.min(end - r);
+    let mut left = len as usize;
+    while left > 0 {
+        let count = BATCH.min(left);
         for i in 0..count {
-            words[i] = boards.next_word().expect("a board per rank");
-            terminal[i] = terminal_word(words[i]);
-            if terminal[i].is_none() {
+            (words[i], ranks[i]) = boards.next().expect("a board per rank");
+            prefetch(&payload[n][ranks[i]]);
+            if terminal_word(words[i]).is_none() {
                 moves[i].fill(words[i], n, empty_capture, fetch);
             }
         }
         for i in 0..count {
-            let expected = terminal[i].unwrap_or_else(|| {
+            let expected = terminal_word(words[i]).unwrap_or_else(|| {
                 moves[i].best(|c| payload[usize::from(c.seeds)][c.rank as usize] as i8)
             });
-            let stored = payload[n][r + i] as i8;
+            let stored = payload[n][ranks[i]] as i8;
             if stored != expected {
                 return Err(FixpointError {
                     level: n,
@@ -261,7 +280,7 @@ fn check_boards(
                 });
             }
         }
-        r += count;
+        left -= count;
     }
     Ok(())
 }
@@ -327,7 +346,9 @@ impl TableGame for MancalaRules {
 
     fn check_board(&self, n: usize, levels: &Levels, r: u64) -> Result<(), FixpointError<i8>> {
         let payload = payloads(levels, n);
-        check_boards(n, self.empty_capture, &payload, r, 1)
+        // `check_boards` walks the boards by their rotations' ranks.
+        let rotation = rank_full_word(rotate_word(to_word(&unrank_full(r, n))), n);
+        check_boards(n, self.empty_capture, &payload, rotation, 1)
     }
 }
 

@@ -130,7 +130,7 @@ pub fn probe_text(p: &MancalaProbe) -> String {
             ""
         };
         out.push_str(&format!(
-            "  {} gains {:>2}{again:<12}: score {:+}  => {}\n",
+            "  {} gains {}{again}: score {:+}  => {}\n",
             m.mv.as_deref().unwrap_or("?"),
             m.gain.unwrap_or(0),
             m.score,
