@@ -204,6 +204,15 @@ fn verify_finds_a_flipped_byte() {
     .unwrap();
     let err = tb::verify::verify_game_level(&rules, &levels, 6, None, &bar).unwrap_err();
     assert!(err.to_string().contains("checksum mismatch"), "{err}");
+    // A search leaves the damaged level closed and says why.
+    let search = MancalaTables::open_for_search(tmp.path(), rules, 8).unwrap();
+    assert_eq!(search.complete_up_to(), Some(5));
+    assert_eq!(search.rejected().len(), 1);
+    assert!(search.rejected()[0].to_string().contains("mancala-06.owt"));
+    assert_eq!(
+        search.describe(),
+        format!("levels 0..5 of mancala from {}", tmp.path().display())
+    );
     // With the checksum made to agree, the re-check finds the board: the
     // last rank holds every seed in house 0.
     let mut header = levels.loaded(6).header().clone();
@@ -505,4 +514,41 @@ fn bad_input_to_the_table_commands_fails_clearly() {
         &[&["verify", "--empty-capture"][..], &mancala].concat(),
         "--rules mancala --empty-capture --max-seeds 3",
     );
+}
+
+#[test]
+fn a_locked_folder_is_refused_for_mancala_too() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path().to_str().unwrap();
+    let held = std::fs::File::options()
+        .create(true)
+        .truncate(false)
+        .write(true)
+        .open(tmp.path().join(".oware-build.lock"))
+        .unwrap();
+    held.lock().unwrap();
+    common::fails(
+        &[
+            "build",
+            "--rules",
+            "mancala",
+            "--max-seeds",
+            "4",
+            "--dir",
+            dir,
+        ],
+        "another build holds this folder",
+    );
+    held.unlock().unwrap();
+    let out = common::stdout(&[
+        "build",
+        "--rules",
+        "mancala",
+        "--max-seeds",
+        "4",
+        "--dir",
+        dir,
+        "--quiet",
+    ]);
+    assert!(out.contains("done: 1820 boards"), "{out}");
 }

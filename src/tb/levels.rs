@@ -81,11 +81,6 @@ impl Levels {
         Ok(())
     }
 
-    /// Closes level `level`.
-    pub fn close(&mut self, level: usize) {
-        self.files[level] = None;
-    }
-
     /// The file name of `level`.
     pub fn path(&self, level: usize) -> PathBuf {
         table_path(&self.dir, self.rules, level)
