@@ -21,7 +21,7 @@ use std::sync::mpsc::{SyncSender, sync_channel};
 use std::sync::{Arc, Condvar, Mutex};
 use std::time::Instant;
 
-use crate::search::{Engine, Limits};
+use crate::search::{Engine, Limits, Oware};
 use crate::tb::Tablebase;
 use crate::{Game, Position, Rules, parse_moves};
 use control::{Control, Hold, Running, lock};
@@ -476,7 +476,7 @@ impl<W: Write + Send + 'static> Session<W> {
             let engine = lock(&engine);
             let tables = engine.tables().map(|t| &**t);
             let result = engine.search(&game, &limits, |it| {
-                out.send(&info_line(it, &game, tables));
+                out.send(&info_line::<Oware>(it, &game, tables));
                 // After `ponderhit`, no iteration starts past the soft
                 // deadline.
                 if lock(&control.hold)
@@ -533,7 +533,7 @@ impl<W: Write + Send + 'static> Session<W> {
         let engine = lock(&self.engine);
         let tables = engine.tables().map(|t| &**t);
         let result = engine.search(&self.game, &limits, |it| {
-            self.out.send(&info_line(it, &self.game, tables));
+            self.out.send(&info_line::<Oware>(it, &self.game, tables));
         });
         drop(engine);
         match result {
