@@ -180,6 +180,12 @@ impl<G: SearchGame> Engine<G> {
         }
     }
 
+    /// Makes `flag` the one that stops this engine's searches (see
+    /// [`Engine::stop_flag`]).
+    pub fn set_stop_flag(&mut self, flag: Arc<AtomicBool>) {
+        self.stop = flag;
+    }
+
     /// A flag that stops the running search when set. The engine never
     /// clears it: whoever sets it clears it before the next search.
     pub fn stop_flag(&self) -> Arc<AtomicBool> {
