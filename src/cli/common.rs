@@ -112,7 +112,7 @@ impl RulesArgs {
         match self.choice()? {
             Choice::Oware(rules) => Ok(rules),
             Choice::Mancala(_) => {
-                bail!("this command does not play mancala yet (show and perft do)")
+                bail!("this command does not play mancala yet (show, perft and the search do)")
             }
         }
     }
