@@ -6,12 +6,13 @@ use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, Ordering::Relaxed};
 use std::time::{Duration, Instant};
 
 use super::busy::Busy;
+use super::features::Features;
 use super::game::SearchGame;
 use super::limits::{Limits, MAX_DEPTH};
 use super::oware::Oware;
 use super::timing::TimeManager;
 use super::tt::{LocalTable, TranspositionTable};
-use super::worker::{ALL_HOUSES, Features, INFINITE, Shared, Worker, is_proven};
+use super::worker::{ALL_HOUSES, INFINITE, Shared, Worker, is_proven};
 use crate::Move;
 
 /// One finished iteration of the main thread.

@@ -6,6 +6,7 @@ pub mod bench;
 pub mod busy;
 pub mod engine;
 pub mod eval;
+pub mod features;
 pub mod game;
 pub mod keys;
 pub mod limits;
@@ -18,7 +19,7 @@ pub mod worker;
 
 pub use engine::{Engine, Iteration, SearchError, SearchResult};
 pub use eval::{EvalParams, Evaluator};
+pub use features::Features;
 pub use game::SearchGame;
 pub use limits::{Clock, Limits};
 pub use oware::{Oware, PROVEN, WIN};
-pub use worker::Features;

@@ -6,6 +6,7 @@ use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, Ordering::Relaxed};
 use std::time::Instant;
 
 use super::busy::Busy;
+use super::features::Features;
 use super::game::SearchGame;
 use super::tt::{Bound, Entry, LocalTable, TranspositionTable};
 use crate::Move;
@@ -37,36 +38,6 @@ const DEFER_DEPTH: i32 = 6;
 /// against 1.86–1.90 s with every node on the shared table, and depth 25
 /// from the start in 4.0 s against 6.2 s with no table at this depth.
 const LOCAL_DEPTH: i32 = 2;
-/// Search techniques that can be switched off, to measure what each one
-/// is worth (`oware match`).
-#[derive(Copy, Clone, Debug, PartialEq, Eq)]
-pub struct Features {
-    /// Search late quiet moves one ply shallower first.
-    pub reductions: bool,
-    /// Plies of captures searched beyond the nominal depth (0: none).
-    pub capture_plies: i32,
-    /// With several threads: a move whose position another thread is
-    /// searching is put off until the node's other moves are done.
-    pub defer: bool,
-}
-
-impl Features {
-    /// What the engine uses: reductions won 57.6 % against the engine
-    /// without them at equal nodes; a four-ply capture search scored 48.6 %
-    /// (no gain), so it is off (`oware match`, README).
-    pub const DEFAULT: Features = Features {
-        reductions: true,
-        capture_plies: 0,
-        defer: true,
-    };
-}
-
-impl Default for Features {
-    fn default() -> Features {
-        Features::DEFAULT
-    }
-}
-
 /// Every house: a root that may play any legal move.
 pub const ALL_HOUSES: u8 = 0b11_1111;
 
