@@ -7,6 +7,8 @@ use std::time::Duration;
 use anyhow::{Context, Result, bail};
 use clap::Args;
 
+use oware::mancala::{Mancala, MancalaGame, MancalaPosition, MancalaRules};
+use oware::search::SearchGame;
 use oware::{Game, Position, RuleSet, Rules, Variant, mancala, parse_moves, search, tb};
 
 use super::output;
@@ -118,7 +120,7 @@ impl RulesArgs {
         match self.choice()? {
             Choice::Oware(rules) => Ok(rules),
             Choice::Mancala(_) => {
-                bail!("this command does not play mancala yet (show and perft do)")
+                bail!("this command does not play mancala yet (show, perft and the search do)")
             }
         }
     }
@@ -191,10 +193,20 @@ pub fn search_tables(args: &EngineArgs, variant: Variant) -> Result<Option<Arc<t
 
 /// An engine as `args` asks, its table pre-faulted and its threads checked.
 pub fn make_engine(args: &EngineArgs, variant: Variant) -> Result<search::Engine> {
+    search::tt::check_size(args.hash as usize)?;
+    let tables = search_tables(args, variant)?;
+    engine_with(args, tables)
+}
+
+/// An engine for the game `G` with `tables`, as `args` asks: its table
+/// pre-faulted and its threads checked.
+pub fn engine_with<G: SearchGame>(
+    args: &EngineArgs,
+    tables: Option<Arc<G::Tables>>,
+) -> Result<search::Engine<G>> {
     let hash = args.hash as usize;
     search::tt::check_size(hash)?;
-    let tables = search_tables(args, variant)?;
-    let engine = search::Engine::new(hash, args.threads as usize, tables);
+    let engine = search::Engine::<G>::new(hash, args.threads as usize, tables);
     if engine.hash_mib() < hash {
         output::note(format_args!(
             "warning: the system gave {} MiB for the hash table, not {hash}",
@@ -203,4 +215,52 @@ pub fn make_engine(args: &EngineArgs, variant: Variant) -> Result<search::Engine
     }
     engine.check_threads()?;
     Ok(engine)
+}
+
+/// A Mancala engine as `args` asks. Mancala has no endgame tables yet: a
+/// table folder asked for with `--db` is an error, and the search says on
+/// standard error that it uses none.
+pub fn mancala_engine(args: &EngineArgs) -> Result<search::Engine<Mancala>> {
+    if let Some(dir) = &args.db {
+        bail!(
+            "--db {}: mancala has no endgame tables yet (its search uses none)",
+            dir.display()
+        );
+    }
+    if !args.no_db {
+        output::note("tables: none (mancala has no endgame tables yet)");
+    }
+    engine_with(args, None)
+}
+
+/// A Mancala position string, or the start of `rules` for `startpos` or
+/// nothing; either follows `rules`' capture convention.
+pub fn mancala_position(text: Option<&str>, rules: MancalaRules) -> Result<MancalaPosition> {
+    match text {
+        None | Some("startpos") => Ok(rules.start()),
+        Some(s) => Ok(s
+            .parse::<MancalaPosition>()
+            .with_context(|| format!("bad position '{s}'"))?
+            .with_empty_capture(rules.empty_capture)),
+    }
+}
+
+/// The game of Mancala after `moves` (a move list) from `position`.
+pub fn mancala_game_from(
+    position: Option<&str>,
+    moves: Option<&str>,
+    rules: MancalaRules,
+) -> Result<MancalaGame> {
+    let mut game = MancalaGame::new(mancala_position(position, rules)?);
+    if let Some(list) = moves {
+        for (i, mv) in parse_moves(list)
+            .context("bad move list")?
+            .into_iter()
+            .enumerate()
+        {
+            game.play(mv)
+                .with_context(|| format!("move {} ({mv}) cannot be played", i + 1))?;
+        }
+    }
+    Ok(game)
 }

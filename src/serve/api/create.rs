@@ -1,0 +1,257 @@
+//! Creating games: `POST /api/games` and `POST /api/games/import`.
+
+use std::sync::Arc;
+
+use axum::Json;
+use axum::body::Bytes;
+use axum::extract::State;
+use axum::extract::rejection::BytesRejection;
+use axum::http::StatusCode;
+use axum::response::{IntoResponse, Response};
+use serde::Deserialize;
+use serde_json::json;
+
+use super::error::*;
+use super::state_for;
+use crate::arena::series::{Format, Player};
+use crate::ogn::GameRecord;
+use crate::serve::engine_pool::Level;
+use crate::serve::games::{LiveGame, Seat, SeatKind, SeriesState, new_id, new_token, rules_of};
+use crate::serve::limits::MAX_PLIES;
+use crate::serve::store::SeriesGameRow;
+use crate::serve::{App, LoadError};
+use crate::{Game, Move, Position, Side, Variant};
+
+pub(super) fn parse_variant(rules: Option<&str>) -> ApiResult<Variant> {
+    match rules {
+        None => Ok(Variant::Abapa),
+        Some(s) => s.parse().map_err(|e| bad(format!("{e}"))),
+    }
+}
+
+pub(super) fn parse_position(text: Option<&str>) -> ApiResult<Position> {
+    match text.map(str::trim) {
+        None | Some("") | Some("startpos") => Ok(Position::START),
+        Some(s) => s
+            .parse()
+            .map_err(|e| bad(format!("bad position '{}': {e}", one_line(s, 80)))),
+    }
+}
+
+pub(super) fn parse_move_cap(cap: Option<u32>) -> ApiResult<Option<u32>> {
+    match cap {
+        Some(0) | Some(1001..) => Err(bad("move_cap must be between 1 and 1000 (or null)")),
+        other => Ok(other),
+    }
+}
+
+/// A new game as POST /api/games (or an import) describes it.
+#[derive(Deserialize, Default)]
+pub(super) struct NewGame {
+    rules: Option<String>,
+    move_cap: Option<u32>,
+    south: Option<String>,
+    north: Option<String>,
+    level: Option<String>,
+    series: Option<String>,
+    start: Option<String>,
+}
+
+/// The seats, the creator's token and the sides it holds, and the link's
+/// token.
+pub(super) struct Seating {
+    seats: [Seat; 2],
+    creator: Option<String>,
+    creator_sides: Vec<Side>,
+    link: Option<String>,
+}
+
+pub(super) fn seating(
+    south: Option<&str>,
+    north: Option<&str>,
+    level: Option<&str>,
+) -> ApiResult<Seating> {
+    let south = SeatKind::parse(south.unwrap_or("human")).map_err(bad)?;
+    let north = SeatKind::parse(north.unwrap_or("engine")).map_err(bad)?;
+    if south == SeatKind::Link && north == SeatKind::Link {
+        return Err(bad("at most one seat can be 'link'"));
+    }
+    let level: Level = level.unwrap_or("medium").parse().map_err(bad)?;
+    let creator = [south, north]
+        .contains(&SeatKind::Human)
+        .then(new_token)
+        .transpose()
+        .map_err(internal)?;
+    let link = [south, north]
+        .contains(&SeatKind::Link)
+        .then(new_token)
+        .transpose()
+        .map_err(internal)?;
+    let seat = |kind: SeatKind| Seat {
+        kind,
+        level: (kind == SeatKind::Engine).then_some(level),
+        token: match kind {
+            SeatKind::Human => creator.clone(),
+            SeatKind::Link => link.clone(),
+            SeatKind::Engine => None,
+        },
+        joined: kind != SeatKind::Link,
+    };
+    let seats = [seat(south), seat(north)];
+    let creator_sides = Side::ALL
+        .into_iter()
+        .filter(|s| seats[s.index()].kind == SeatKind::Human)
+        .collect();
+    Ok(Seating {
+        seats,
+        creator,
+        creator_sides,
+        link,
+    })
+}
+
+/// Creates a game from `start` after `moves` (an import's record).
+pub(super) async fn create_game(
+    app: &Arc<App>,
+    req: NewGame,
+    start: Position,
+    moves: &[Move],
+    variant: Variant,
+) -> ApiResult<Response> {
+    let move_cap = parse_move_cap(req.move_cap)?;
+    let format: Option<Format> = match req.series.as_deref().map(str::trim) {
+        None | Some("") => None,
+        Some(s) => Some(s.parse().map_err(|e| bad(format!("{e}")))?),
+    };
+    if moves.len() > MAX_PLIES {
+        return Err(bad(format!("a game holds at most {MAX_PLIES} moves")));
+    }
+    let mut game = Game::new(start, rules_of(variant, move_cap));
+    let mut captures = Vec::with_capacity(moves.len());
+    for (i, &mv) in moves.iter().enumerate() {
+        let c = game
+            .play(mv)
+            .map_err(|e| bad(format!("move {} ({mv}) cannot be played: {e}", i + 1)))?;
+        captures.push(c);
+    }
+    let seating = seating(
+        req.south.as_deref(),
+        req.north.as_deref(),
+        req.level.as_deref(),
+    )?;
+    let mut tries = 0;
+    let (live, series) = loop {
+        tries += 1;
+        let id = new_id().map_err(internal)?;
+        let series = match format {
+            Some(format) => Some(SeriesState {
+                id: new_id().map_err(internal)?,
+                format,
+                games: vec![SeriesGameRow {
+                    id: id.clone(),
+                    south_player: "A".into(),
+                    over: game.outcome().is_some(),
+                    winner: game
+                        .outcome()
+                        .and_then(|o| o.winner)
+                        .map(|s| s.letter().to_string()),
+                }],
+            }),
+            None => None,
+        };
+        let mut live = LiveGame {
+            id,
+            game: game.clone(),
+            captures: captures.clone(),
+            seats: seating.seats.clone(),
+            move_cap,
+            ending: None,
+            draw_offer: None,
+            series: None,
+        };
+        let mut row = live.to_row();
+        if let Some(s) = &series {
+            row.series = Some((s.id.clone(), 0, "A".into()));
+        }
+        let fmt = series.as_ref().map(|s| s.format.to_string());
+        if app.store.insert_game(row, fmt).await.map_err(internal)? {
+            if let Some(s) = series.clone() {
+                live.series = Some((app.hub.insert_series(s), 0, Player::A));
+            }
+            break (live, series);
+        }
+        if tries >= 5 {
+            return Err(internal("cannot find a free game id"));
+        }
+    };
+    let _ = series;
+    let id = live.id.clone();
+    let engine_to_move = live.engine_to_move().is_some();
+    let (entry, _) = app.hub.insert(live).map_err(|_| LoadError::Full)?;
+    if engine_to_move {
+        app.kick_engine(Arc::clone(&entry));
+    }
+    let live = entry.game.lock().await;
+    let url = &app.public_url;
+    let body = json!({
+        "id": id,
+        "seat": LiveGame::seat_json(&seating.creator_sides),
+        "token": seating.creator,
+        "links": {
+            "opponent": seating.link.as_ref().map(|t| format!("{url}/#/game/{id}?token={t}")),
+            "watch": format!("{url}/#/game/{id}"),
+        },
+        "state": state_for(&entry, &live, Some(&seating.creator_sides)),
+    });
+    Ok((StatusCode::CREATED, Json(body)).into_response())
+}
+
+pub(super) async fn create(
+    State(app): State<Arc<App>>,
+    body: Result<Bytes, BytesRejection>,
+) -> ApiResult<Response> {
+    let req: NewGame = parse_body(body)?;
+    let variant = parse_variant(req.rules.as_deref())?;
+    let start = parse_position(req.start.as_deref())?;
+    create_game(&app, req, start, &[], variant).await
+}
+
+#[derive(Deserialize)]
+pub(super) struct ImportReq {
+    ogn: String,
+    rules: Option<String>,
+    move_cap: Option<u32>,
+    south: Option<String>,
+    north: Option<String>,
+    level: Option<String>,
+    series: Option<String>,
+}
+
+pub(super) async fn import(
+    State(app): State<Arc<App>>,
+    body: Result<Bytes, BytesRejection>,
+) -> ApiResult<Response> {
+    let req: ImportReq = parse_body(body)?;
+    let record = GameRecord::parse(&req.ogn).map_err(|e| bad(format!("bad OGN record: {e}")))?;
+    let variant = match &req.rules {
+        Some(r) => parse_variant(Some(r))?,
+        None => record.variant().unwrap_or(Variant::Abapa),
+    };
+    let rules = rules_of(variant, parse_move_cap(req.move_cap)?);
+    record
+        .replay(rules)
+        .map_err(|e| bad(format!("bad OGN record: {e}")))?;
+    let start = record
+        .start()
+        .map_err(|e| bad(format!("bad OGN record: {e}")))?;
+    let new = NewGame {
+        rules: None,
+        move_cap: req.move_cap,
+        south: req.south,
+        north: req.north,
+        level: req.level,
+        series: req.series,
+        start: None,
+    };
+    create_game(&app, new, start, &record.moves, variant).await
+}
