@@ -5,13 +5,16 @@
 //! keeps its seeds in the mover's row and moves them towards the mover's
 //! store, so Φ = Σ seeds × distance to their owner's store falls along
 //! every move within a level, and a move that stores a seed leaves a lower
-//! level. A board's value is therefore plain minimax over its moves (see
-//! [`edges::fold`]), and a level is solved by memoised recursion: the
-//! boards are taken in rank order, chunks of them in parallel, and a
-//! same-level child not yet known is solved on the spot (at most 6n deep,
+//! level. A board's value is therefore plain minimax over its moves (the
+//! best of gain ± child, see [`Edge::value`](super::edges::Edge::value)),
+//! and a level is solved by memoised recursion: chunks of boards in
+//! parallel, each board not yet known solved from its children, a
+//! same-level child not yet known solved on the spot (at most 6n deep,
 //! since Φ ≤ 6n). Every board is solved once (two threads may race to the
 //! same board and both store the one value it has), with no ordering pass
-//! and no memory beyond the level's own byte a board; see the README.
+//! and no memory beyond the level's own byte a board; the boards are taken
+//! by their rotations' ranks, for the locality of their children (see the
+//! README).
 
 use std::sync::atomic::{AtomicU8, Ordering::Relaxed};
 use std::time::Instant;

@@ -7,7 +7,7 @@
 //! difference, mover minus opponent, of the seeds on it under best play.
 //!
 //! The moves are sown on words (one house a byte, see
-//! [`to_word`](crate::tb::board::to_word)), a sowing being three additions:
+//! [`to_word`]), a sowing being three additions:
 //! the tables' builder sows a few billion times. The tests hold it to
 //! [`MancalaPosition::after`](super::MancalaPosition::after).
 
@@ -162,18 +162,4 @@ pub fn for_each_edge_word(word: u128, n: u8, empty_capture: bool, mut f: impl Fn
 pub fn for_each_edge(board: &[u8; 12], empty_capture: bool, f: impl FnMut(Edge)) -> u32 {
     let n = board.iter().sum();
     for_each_edge_word(to_word(board), n, empty_capture, f)
-}
-
-/// The mover's value of the board word `word` of `n` seeds from the
-/// values of its children (`child(edge)`).
-#[inline(always)]
-pub fn fold_word(word: u128, n: u8, empty_capture: bool, mut child: impl FnMut(&Edge) -> i8) -> i8 {
-    if let Some(v) = terminal_word(word) {
-        return v;
-    }
-    let mut best = i8::MIN;
-    for_each_edge_word(word, n, empty_capture, |e| {
-        best = best.max(e.value(child(&e)))
-    });
-    best
 }
