@@ -146,6 +146,11 @@ impl<'a, G: SearchGame> Worker<'a, G> {
         self.guesses
     }
 
+    /// Counts a table probe (for a game's [`SearchGame::table_window`]).
+    pub fn count_tb_hit(&mut self) {
+        self.local_tb_hits += 1;
+    }
+
     /// Counts a score that comes from the evaluation.
     #[inline(always)]
     fn guess(&mut self) {
