@@ -9,7 +9,7 @@ use clap::Args;
 
 use oware::mancala::{Mancala, MancalaGame, MancalaPosition, MancalaRules};
 use oware::search::SearchGame;
-use oware::{Game, Position, RuleSet, Rules, Variant, mancala, parse_moves, search, tb};
+use oware::{Game, Move, Position, RuleSet, Rules, Variant, mancala, parse_moves, search, tb};
 
 use super::output;
 
@@ -134,19 +134,27 @@ pub fn parse_position(text: Option<&str>) -> Result<Position> {
     }
 }
 
+/// Plays the move list `moves` (if any) with `play`, naming the first
+/// move that cannot be played.
+fn play_list<E>(moves: Option<&str>, mut play: impl FnMut(Move) -> Result<(), E>) -> Result<()>
+where
+    E: std::error::Error + Send + Sync + 'static,
+{
+    let Some(list) = moves else { return Ok(()) };
+    for (i, mv) in parse_moves(list)
+        .context("bad move list")?
+        .into_iter()
+        .enumerate()
+    {
+        play(mv).with_context(|| format!("move {} ({mv}) cannot be played", i + 1))?;
+    }
+    Ok(())
+}
+
 /// The game after `moves` (a move list) from `position`.
 pub fn game_from(position: Option<&str>, moves: Option<&str>, rules: Rules) -> Result<Game> {
     let mut game = Game::new(parse_position(position)?, rules);
-    if let Some(list) = moves {
-        for (i, mv) in parse_moves(list)
-            .context("bad move list")?
-            .into_iter()
-            .enumerate()
-        {
-            game.play(mv)
-                .with_context(|| format!("move {} ({mv}) cannot be played", i + 1))?;
-        }
-    }
+    play_list(moves, |mv| game.play(mv).map(drop))?;
     Ok(game)
 }
 
@@ -252,15 +260,6 @@ pub fn mancala_game_from(
     rules: MancalaRules,
 ) -> Result<MancalaGame> {
     let mut game = MancalaGame::new(mancala_position(position, rules)?);
-    if let Some(list) = moves {
-        for (i, mv) in parse_moves(list)
-            .context("bad move list")?
-            .into_iter()
-            .enumerate()
-        {
-            game.play(mv)
-                .with_context(|| format!("move {} ({mv}) cannot be played", i + 1))?;
-        }
-    }
+    play_list(moves, |mv| game.play(mv).map(drop))?;
     Ok(game)
 }

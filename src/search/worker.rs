@@ -146,6 +146,11 @@ impl<'a, G: SearchGame> Worker<'a, G> {
         self.guesses
     }
 
+    /// Counts a table probe (for a game's [`SearchGame::table_window`]).
+    pub fn count_tb_hit(&mut self) {
+        self.local_tb_hits += 1;
+    }
+
     /// Counts a score that comes from the evaluation.
     #[inline(always)]
     fn guess(&mut self) {
@@ -535,8 +540,10 @@ impl<'a, G: SearchGame> Worker<'a, G> {
                     if !c.ready {
                         // Unsown moves are known to capture `c.captured`.
                         let child = G::play_known(pos, c.mv, &rules, c.captured);
-                        (c.child, c.captured, c.another_go) =
-                            (child.pos, child.captured, child.another_go);
+                        (c.child, c.captured) = (child.pos, child.captured);
+                        if G::ANOTHER_GO {
+                            c.another_go = child.another_go;
+                        }
                     }
                     // Keys are computed at this depth (`candidates` is eager).
                     if first_pass && searched > 0 && busy.is_some_and(|b| b.is_busy(c.key)) {
