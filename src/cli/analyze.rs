@@ -21,8 +21,8 @@ pub fn run(args: SearchArgs) -> Result<()> {
             let engine = make_engine(&args.engine, rules.variant)?;
             print::<Oware>(&engine, &game, game.position(), &limits, args.json)
         }
-        Choice::Mancala(seeds) => {
-            let game = mancala_game_from(position, moves, seeds)?;
+        Choice::Mancala(rules) => {
+            let game = mancala_game_from(position, moves, rules)?;
             let engine = mancala_engine(&args.engine)?;
             print::<Mancala>(&engine, &game, game.position(), &limits, args.json)
         }

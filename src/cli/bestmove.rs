@@ -48,11 +48,11 @@ pub struct SearchArgs {
 pub fn run(args: SearchArgs) -> Result<()> {
     let rules = match args.rules.choice()? {
         Choice::Oware(rules) => rules,
-        Choice::Mancala(seeds) => {
+        Choice::Mancala(rules) => {
             if args.book.is_some() {
                 bail!("--book: the opening book is Oware's; mancala has none");
             }
-            let game = mancala_game_from(args.position.as_deref(), args.moves.as_deref(), seeds)?;
+            let game = mancala_game_from(args.position.as_deref(), args.moves.as_deref(), rules)?;
             let engine = mancala_engine(&args.engine)?;
             return search_and_print::<Mancala>(&engine, &game, &args);
         }

@@ -7,7 +7,7 @@ use std::time::Duration;
 use anyhow::{Context, Result, bail};
 use clap::Args;
 
-use oware::mancala::{Mancala, MancalaGame, MancalaPosition};
+use oware::mancala::{Mancala, MancalaGame, MancalaPosition, MancalaRules};
 use oware::search::SearchGame;
 use oware::{Game, Move, Position, RuleSet, Rules, Variant, mancala, parse_moves, search, tb};
 
@@ -68,6 +68,10 @@ pub struct RulesArgs {
     /// Do not end the game when a position repeats.
     #[arg(long)]
     pub no_repetition: bool,
+    /// Mancala only: a last seed in an empty house of the mover's row, the
+    /// opposite house empty, goes alone into the store (Kalah's rule).
+    #[arg(long)]
+    pub empty_capture: bool,
 }
 
 /// The game a command plays, as the options describe it.
@@ -75,8 +79,8 @@ pub struct RulesArgs {
 pub enum Choice {
     /// Oware with these rules.
     Oware(Rules),
-    /// Arabic Mancala with this many seeds a house at the start.
-    Mancala(u8),
+    /// Arabic Mancala under these rules.
+    Mancala(mancala::MancalaRules),
 }
 
 impl RulesArgs {
@@ -86,6 +90,9 @@ impl RulesArgs {
             RuleSet::Oware(variant) => {
                 if let Some(k) = self.start_seeds.filter(|&k| k != 4) {
                     bail!("--start-seeds {k}: Oware starts with 4 seeds a house");
+                }
+                if self.empty_capture {
+                    bail!("--empty-capture applies only to --rules mancala");
                 }
                 let mut rules = Rules::of(variant).with_no_capture_limit(self.no_capture_limit);
                 rules.repetition = !self.no_repetition;
@@ -98,10 +105,11 @@ impl RulesArgs {
                     );
                 }
                 let seeds = self.start_seeds.unwrap_or(3);
-                if !mancala::START_SEEDS.contains(&seeds) {
+                let rules = mancala::MancalaRules::new(seeds, self.empty_capture);
+                if !rules.start_seeds_valid() {
                     bail!("--start-seeds {seeds}: mancala starts with 3, 4, 5 or 7 seeds a house");
                 }
-                Ok(Choice::Mancala(seeds))
+                Ok(Choice::Mancala(rules))
             }
         }
     }
@@ -233,12 +241,15 @@ pub fn mancala_engine(args: &EngineArgs) -> Result<search::Engine<Mancala>> {
     engine_with(args, None)
 }
 
-/// A Mancala position string, or the start with `seeds` a house for
-/// `startpos` or nothing.
-pub fn mancala_position(text: Option<&str>, seeds: u8) -> Result<MancalaPosition> {
+/// A Mancala position string, or the start of `rules` for `startpos` or
+/// nothing; either follows `rules`' capture convention.
+pub fn mancala_position(text: Option<&str>, rules: MancalaRules) -> Result<MancalaPosition> {
     match text {
-        None | Some("startpos") => Ok(MancalaPosition::start(seeds)),
-        Some(s) => s.parse().with_context(|| format!("bad position '{s}'")),
+        None | Some("startpos") => Ok(rules.start()),
+        Some(s) => Ok(s
+            .parse::<MancalaPosition>()
+            .with_context(|| format!("bad position '{s}'"))?
+            .with_empty_capture(rules.empty_capture)),
     }
 }
 
@@ -246,9 +257,9 @@ pub fn mancala_position(text: Option<&str>, seeds: u8) -> Result<MancalaPosition
 pub fn mancala_game_from(
     position: Option<&str>,
     moves: Option<&str>,
-    seeds: u8,
+    rules: MancalaRules,
 ) -> Result<MancalaGame> {
-    let mut game = MancalaGame::new(mancala_position(position, seeds)?);
+    let mut game = MancalaGame::new(mancala_position(position, rules)?);
     play_list(moves, |mv| game.play(mv).map(drop))?;
     Ok(game)
 }

@@ -13,6 +13,7 @@ mod probe;
 mod serve;
 mod show;
 mod stats;
+mod tables;
 mod uci;
 mod verify;
 

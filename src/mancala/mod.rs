@@ -4,12 +4,17 @@
 //! house of the mover's row captures the house opposite.
 
 pub mod bench;
+pub mod build;
+pub mod edges;
 pub mod eval;
 mod game;
 mod perft;
 mod position;
+pub mod probe;
 pub mod report;
+mod rules;
 pub mod search;
+pub mod tables;
 
 pub use eval::MancalaParams;
 pub use game::MancalaGame;
@@ -17,4 +22,6 @@ pub use perft::{divide, perft};
 pub use position::{
     MAX_SEEDS, MancalaEnd, MancalaMoveError, MancalaPosition, START_SEEDS, STOP_SEEDS, Sowing,
 };
+pub use rules::MancalaRules;
 pub use search::Mancala;
+pub use tables::MancalaTables;
