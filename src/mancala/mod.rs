@@ -7,6 +7,7 @@ mod game;
 mod perft;
 mod position;
 pub mod report;
+pub mod solve;
 
 pub use game::MancalaGame;
 pub use perft::{divide, perft};

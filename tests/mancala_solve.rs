@@ -1,0 +1,207 @@
+//! The Mancala solver (src/mancala/solve) against a plain memoised minimax
+//! written here, on the rules of `MancalaPosition`.
+
+mod common;
+
+use std::collections::HashMap;
+use std::sync::atomic::AtomicBool;
+
+use oware::Side;
+use oware::mancala::MancalaPosition;
+use oware::mancala::solve::{
+    Board, EmptyCapture, Endgame, NoTables, Range, Settings, Solution, Solver, Table,
+};
+
+use common::Rng;
+
+/// The final store difference for the side to move under perfect play, by
+/// plain minimax over the game's own positions and moves. The stores only
+/// add to the value, so the memo holds each board with its stores emptied.
+/// The positions tested hold fewer than 25 seeds: the 25-seed stop never
+/// comes into it.
+fn minimax(pos: &MancalaPosition, memo: &mut HashMap<MancalaPosition, i32>) -> i32 {
+    let me = pos.side_to_move();
+    let lead = |p: &MancalaPosition| i32::from(p.store(me)) - i32::from(p.store(me.opponent()));
+    if pos.end().is_some() {
+        return lead(pos);
+    }
+    let bare = MancalaPosition::new(*pos.pits(), [0, 0], me).unwrap();
+    if let Some(&v) = memo.get(&bare) {
+        return lead(pos) + v;
+    }
+    let best = bare
+        .legal_moves()
+        .iter()
+        .map(|&mv| {
+            let (next, _) = bare.play(mv).unwrap();
+            if next.end().is_some() {
+                lead(&next)
+            } else if next.side_to_move() == me {
+                // Another go: the same side's value, not negated.
+                minimax(&next, memo)
+            } else {
+                -minimax(&next, memo)
+            }
+        })
+        .max()
+        .unwrap();
+    memo.insert(bare, best);
+    lead(pos) + best
+}
+
+/// A random position of `seeds` seeds on the board (both rows holding
+/// some), small stores, either side to move.
+fn random_position(rng: &mut Rng, seeds: usize) -> MancalaPosition {
+    loop {
+        let mut pits = [0u8; 12];
+        for _ in 0..seeds {
+            pits[rng.below(12)] += 1;
+        }
+        let stores = [rng.below(4) as u8, rng.below(4) as u8];
+        let side = if rng.below(2) == 0 {
+            Side::South
+        } else {
+            Side::North
+        };
+        let pos = MancalaPosition::new(pits, stores, side).unwrap();
+        if pos.end().is_none() {
+            return pos;
+        }
+    }
+}
+
+fn solve_with<E: Endgame>(pos: &MancalaPosition, endgame: &E, each_move: bool) -> Solution {
+    let table = Table::new(1);
+    let stop = AtomicBool::new(false);
+    let solver = Solver::new(&table, endgame, Settings::new(EmptyCapture::Nothing), &stop);
+    solver.solve(pos, each_move, &|_| {})
+}
+
+fn solve(pos: &MancalaPosition, each_move: bool) -> Solution {
+    solve_with(pos, &NoTables, each_move)
+}
+
+#[test]
+fn the_solver_agrees_with_minimax_on_random_small_positions() {
+    let mut rng = Rng(0x5eed_0001);
+    let mut memo = HashMap::new();
+    for i in 0..300 {
+        let pos = random_position(&mut rng, 2 + i % 13);
+        let expected = minimax(&pos, &mut memo);
+        let each = solve(&pos, true);
+        assert_eq!(each.value, Range::exact(expected), "{pos} (each move)");
+        assert!(!each.stopped);
+        let alone = solve(&pos, false);
+        assert_eq!(alone.value, Range::exact(expected), "{pos} (value only)");
+        // Each first move's value is the minimax value after it.
+        for m in &each.moves {
+            let (next, sowing) = pos.play(m.mv).unwrap();
+            assert_eq!(m.again, sowing.another_go, "{pos} {}", m.mv);
+            let after = if next.end().is_some() {
+                let me = pos.side_to_move();
+                i32::from(next.store(me)) - i32::from(next.store(me.opponent()))
+            } else if sowing.another_go {
+                minimax(&next, &mut memo)
+            } else {
+                -minimax(&next, &mut memo)
+            };
+            assert_eq!(m.value, Range::exact(after), "{pos} {}", m.mv);
+        }
+    }
+}
+
+#[test]
+fn the_start_is_the_best_of_its_first_moves() {
+    // Each first move solved as a position of its own agrees with the
+    // value the solver gives it, and the start's value is their maximum.
+    let mut rng = Rng(0x5eed_0002);
+    for _ in 0..40 {
+        let pos = random_position(&mut rng, 16);
+        let whole = solve(&pos, true);
+        let me = pos.side_to_move();
+        let mut best = i32::MIN;
+        for m in &whole.moves {
+            let (next, _) = pos.play(m.mv).unwrap();
+            let alone = solve(&next, false).value.value().unwrap();
+            let v = if next.side_to_move() == me {
+                alone
+            } else {
+                -alone
+            };
+            assert_eq!(m.value.value(), Some(v), "{pos} {}", m.mv);
+            best = best.max(v);
+        }
+        assert_eq!(whole.value, Range::exact(best), "{pos}");
+    }
+}
+
+/// Endgame "tables" made here: the minimax value of every board of at most
+/// `level` seeds it is asked about.
+struct Oracle {
+    level: u8,
+    memo: std::sync::Mutex<HashMap<MancalaPosition, i32>>,
+    probes: std::sync::atomic::AtomicU64,
+}
+
+impl Endgame for Oracle {
+    fn level(&self) -> u8 {
+        self.level
+    }
+
+    fn value(&self, board: Board) -> i8 {
+        assert!(board.seeds() <= self.level && !board.is_over());
+        self.probes
+            .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        let pos = board.position(Side::South);
+        minimax(&pos, &mut self.memo.lock().unwrap()) as i8
+    }
+}
+
+#[test]
+fn table_closed_lines_give_the_searched_value() {
+    let mut rng = Rng(0x5eed_0003);
+    let oracle = Oracle {
+        level: 8,
+        memo: Default::default(),
+        probes: Default::default(),
+    };
+    for i in 0..60 {
+        let pos = random_position(&mut rng, 12 + i % 8);
+        let searched = solve(&pos, true);
+        let closed = solve_with(&pos, &oracle, true);
+        assert_eq!(closed.value, searched.value, "{pos}");
+        assert_eq!(closed.moves, searched.moves, "{pos}");
+        assert!(
+            closed.nodes < searched.nodes,
+            "{pos}: the tables saved nothing"
+        );
+    }
+    assert!(oracle.probes.load(std::sync::atomic::Ordering::Relaxed) > 0);
+}
+
+#[test]
+fn a_board_is_the_same_seen_from_either_side() {
+    let mut rng = Rng(0x5eed_0004);
+    for _ in 0..200 {
+        let seeds = 2 + rng.below(39);
+        let pos = random_position(&mut rng, seeds);
+        let board = Board::of(&pos);
+        let back = board.position(pos.side_to_move());
+        assert_eq!(back.pits(), pos.pits());
+        assert_eq!(back.side_to_move(), pos.side_to_move());
+        // Sowing agrees with the game's rules (stores aside).
+        for mv in pos.legal_moves().iter() {
+            let (next, sowing) = pos.play(*mv).unwrap();
+            let sown = board.sow(mv.house(), EmptyCapture::Nothing);
+            assert_eq!(sown.again, sowing.another_go, "{pos} {mv}");
+            let me = pos.side_to_move();
+            let gain = (i32::from(next.store(me)) - i32::from(pos.store(me)))
+                - (i32::from(next.store(me.opponent())) - i32::from(pos.store(me.opponent())));
+            if next.end() == Some(oware::mancala::MancalaEnd::Stop) {
+                continue;
+            }
+            assert_eq!(i32::from(sown.gain), gain, "{pos} {mv}");
+            assert_eq!(sown.board, Board::of(&next), "{pos} {mv}");
+        }
+    }
+}
