@@ -3,14 +3,28 @@
 
 mod common;
 
-use oware::mancala::{MancalaEnd, MancalaGame, MancalaPosition, perft};
+use oware::mancala::{MancalaEnd, MancalaGame, MancalaPosition, MancalaRules, perft};
 use oware::{Move, Side};
 use proptest::prelude::*;
 
 #[test]
 fn hand_worked_examples() {
-    for (line, f) in common::table("mancala_rules.txt") {
-        let start: MancalaPosition = f[0].parse().unwrap();
+    let standard = common::table("mancala_rules.txt")
+        .into_iter()
+        .map(|(line, f)| (line, "standard".to_string(), f));
+    let conventions = common::table("mancala_empty_capture.txt")
+        .into_iter()
+        .map(|(line, mut f)| (line, f.remove(0), f));
+    for (line, rules, f) in standard.chain(conventions) {
+        let empty_capture = match rules.as_str() {
+            "standard" => false,
+            "empty-capture" => true,
+            other => panic!("line {line}: unknown rules {other}"),
+        };
+        let start = f[0]
+            .parse::<MancalaPosition>()
+            .unwrap()
+            .with_empty_capture(empty_capture);
         let mut game = MancalaGame::new(start);
         for c in f[1].chars() {
             let mv = Move::from_letter(c).unwrap();
@@ -29,10 +43,13 @@ fn hand_worked_examples() {
         };
         assert_eq!(status, f[3], "line {line}");
         // The command line agrees.
-        let json: serde_json::Value = serde_json::from_str(&common::stdout(&[
+        let mut args = vec![
             "show", "--rules", "mancala", &f[0], "--moves", &f[1], "--json",
-        ]))
-        .unwrap();
+        ];
+        if empty_capture {
+            args.push("--empty-capture");
+        }
+        let json: serde_json::Value = serde_json::from_str(&common::stdout(&args)).unwrap();
         assert_eq!(json["position"], f[2], "line {line}");
     }
 }
@@ -112,6 +129,109 @@ fn an_emitted_record_reads_back() {
     assert_eq!(replayed, direct);
 }
 
+#[test]
+fn perft_from_the_four_seed_start_under_both_conventions() {
+    // The standard figures are the README's; the two part from depth 5,
+    // where a last seed first lands in an empty house facing an empty one.
+    let standard = [6, 35, 185, 942, 4690, 23233];
+    let empty = [6, 35, 185, 942, 4685, 23169];
+    for (on, expected) in [(false, standard), (true, empty)] {
+        let start = MancalaRules::new(4, on).start();
+        for (depth, &n) in (1..).zip(&expected) {
+            assert_eq!(perft(&start, depth), n, "empty capture {on}, depth {depth}");
+            assert_eq!(
+                perft_slowly(&start, depth),
+                n,
+                "empty capture {on}, depth {depth}"
+            );
+        }
+    }
+    let out = common::stdout(&[
+        "perft",
+        "--rules",
+        "mancala",
+        "--start-seeds",
+        "4",
+        "--empty-capture",
+        "--depth",
+        "6",
+        "--json",
+    ]);
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(v["leaves"], empty[5]);
+}
+
+#[test]
+fn the_empty_capture_is_a_mancala_setting_and_a_record_tag() {
+    common::fails(&["show", "--empty-capture"], "only to --rules mancala");
+    common::fails(
+        &["perft", "--depth", "2", "--empty-capture"],
+        "only to --rules mancala",
+    );
+    let text = common::stdout(&["show", "--rules", "mancala", "--empty-capture"]);
+    assert!(
+        text.contains("mancala (3 seeds a house, empty capture)"),
+        "{text}"
+    );
+    // A, its last seed in the empty B facing the empty e, then North's f.
+    let moves = ["1-0-4-4-4-4-4-4-4-4-0-4-0-0-S", "--moves", "Af"];
+    let ogn = common::stdout(
+        &[
+            &[
+                "show",
+                "--rules",
+                "mancala",
+                "--empty-capture",
+                "--emit-ogn",
+            ][..],
+            &moves,
+        ]
+        .concat(),
+    );
+    assert!(ogn.contains("[EmptyCapture \"Yes\"]"), "{ogn}");
+    let standard =
+        common::stdout(&[&["show", "--rules", "mancala", "--emit-ogn"][..], &moves].concat());
+    assert!(!standard.contains("EmptyCapture"), "{standard}");
+    let tmp = tempfile::tempdir().unwrap();
+    let path = tmp.path().join("game.ogn");
+    std::fs::write(&path, &ogn).unwrap();
+    let file = path.to_str().unwrap();
+    common::fails(
+        &["show", "--rules", "mancala", "--ogn", file],
+        "play it with --empty-capture",
+    );
+    let replayed = common::stdout(&[
+        "show",
+        "--rules",
+        "mancala",
+        "--empty-capture",
+        "--ogn",
+        file,
+        "--json",
+    ]);
+    let direct = common::stdout(
+        &[
+            &["show", "--rules", "mancala", "--empty-capture", "--json"][..],
+            &moves,
+        ]
+        .concat(),
+    );
+    assert_eq!(replayed, direct);
+    let v: serde_json::Value = serde_json::from_str(&replayed).unwrap();
+    assert_eq!(v["stores"], serde_json::json!([1, 1]), "{replayed}");
+}
+
+/// Perft by [`sow_slowly`].
+fn perft_slowly(pos: &MancalaPosition, depth: u32) -> u64 {
+    if depth == 0 {
+        return 1;
+    }
+    pos.legal_moves()
+        .iter()
+        .map(|mv| perft_slowly(&sow_slowly(pos, mv.house()), depth - 1))
+        .sum()
+}
+
 /// The rules seed by seed, as a person sows: the slow, obvious version.
 fn sow_slowly(pos: &MancalaPosition, house: usize) -> MancalaPosition {
     let me = pos.side_to_move();
@@ -143,7 +263,7 @@ fn sow_slowly(pos: &MancalaPosition, house: usize) -> MancalaPosition {
     let mut side = me.opponent();
     if slot >= 12 {
         side = me;
-    } else if me.owns(slot) && pits[slot] == 1 && pits[11 - slot] > 0 {
+    } else if me.owns(slot) && pits[slot] == 1 && (pits[11 - slot] > 0 || pos.empty_capture()) {
         stores[me.index()] += pits[11 - slot] + 1;
         pits[11 - slot] = 0;
         pits[slot] = 0;
@@ -156,13 +276,15 @@ fn sow_slowly(pos: &MancalaPosition, house: usize) -> MancalaPosition {
             pits = [0; 12];
         }
     }
-    MancalaPosition::new(pits, stores, side).unwrap()
+    MancalaPosition::new(pits, stores, side)
+        .unwrap()
+        .with_empty_capture(pos.empty_capture())
 }
 
 proptest! {
     #[test]
-    fn fast_sowing_matches_the_slow_one(seeds in prop::sample::select(vec![3u8, 4, 5, 7]), choices in prop::collection::vec(0usize..6, 0..120)) {
-        let mut pos = MancalaPosition::start(seeds);
+    fn fast_sowing_matches_the_slow_one(seeds in prop::sample::select(vec![3u8, 4, 5, 7]), empty_capture: bool, choices in prop::collection::vec(0usize..6, 0..120)) {
+        let mut pos = MancalaRules::new(seeds, empty_capture).start();
         let total = u32::from(seeds) * 12;
         for c in choices {
             let legal = pos.legal_moves();
@@ -181,7 +303,8 @@ proptest! {
                 prop_assert!(next.end().is_some());
             }
             // Print and parse back.
-            prop_assert_eq!(next.to_string().parse::<MancalaPosition>().unwrap(), next);
+            let parsed = next.to_string().parse::<MancalaPosition>().unwrap();
+            prop_assert_eq!(parsed.with_empty_capture(empty_capture), next);
             pos = next;
         }
         if let Some(end) = pos.end() {

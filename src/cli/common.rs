@@ -66,6 +66,10 @@ pub struct RulesArgs {
     /// Do not end the game when a position repeats.
     #[arg(long)]
     pub no_repetition: bool,
+    /// Mancala only: a last seed in an empty house of the mover's row, the
+    /// opposite house empty, goes alone into the store (Kalah's rule).
+    #[arg(long)]
+    pub empty_capture: bool,
 }
 
 /// The game a command plays, as the options describe it.
@@ -73,8 +77,8 @@ pub struct RulesArgs {
 pub enum Choice {
     /// Oware with these rules.
     Oware(Rules),
-    /// Arabic Mancala with this many seeds a house at the start.
-    Mancala(u8),
+    /// Arabic Mancala under these rules.
+    Mancala(mancala::MancalaRules),
 }
 
 impl RulesArgs {
@@ -84,6 +88,9 @@ impl RulesArgs {
             RuleSet::Oware(variant) => {
                 if let Some(k) = self.start_seeds.filter(|&k| k != 4) {
                     bail!("--start-seeds {k}: Oware starts with 4 seeds a house");
+                }
+                if self.empty_capture {
+                    bail!("--empty-capture applies only to --rules mancala");
                 }
                 let mut rules = Rules::of(variant).with_no_capture_limit(self.no_capture_limit);
                 rules.repetition = !self.no_repetition;
@@ -96,10 +103,11 @@ impl RulesArgs {
                     );
                 }
                 let seeds = self.start_seeds.unwrap_or(3);
-                if !mancala::START_SEEDS.contains(&seeds) {
+                let rules = mancala::MancalaRules::new(seeds, self.empty_capture);
+                if !rules.start_seeds_valid() {
                     bail!("--start-seeds {seeds}: mancala starts with 3, 4, 5 or 7 seeds a house");
                 }
-                Ok(Choice::Mancala(seeds))
+                Ok(Choice::Mancala(rules))
             }
         }
     }

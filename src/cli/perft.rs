@@ -42,12 +42,13 @@ pub fn run(args: PerftArgs) -> Result<()> {
             let pos = parse_position(args.position.as_deref())?;
             pool.install(|| oware::divide(&pos, args.depth, &rules))
         }
-        Choice::Mancala(seeds) => {
+        Choice::Mancala(rules) => {
             let pos = match args.position.as_deref() {
-                None | Some("startpos") => MancalaPosition::start(seeds),
+                None | Some("startpos") => rules.start(),
                 Some(text) => text
-                    .parse()
-                    .with_context(|| format!("bad position '{text}'"))?,
+                    .parse::<MancalaPosition>()
+                    .with_context(|| format!("bad position '{text}'"))?
+                    .with_empty_capture(rules.empty_capture),
             };
             pool.install(|| mancala::divide(&pos, args.depth))
         }

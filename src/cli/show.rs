@@ -5,7 +5,7 @@ use std::path::{Path, PathBuf};
 use anyhow::{Context, Result, bail};
 use clap::Args;
 
-use oware::mancala::{self, MancalaGame, MancalaPosition};
+use oware::mancala::{self, MancalaGame, MancalaPosition, MancalaRules};
 use oware::ogn::GameRecord;
 use oware::{Game, parse_moves, report};
 
@@ -40,7 +40,7 @@ pub struct ShowArgs {
 pub fn run(args: ShowArgs) -> Result<()> {
     let rules = match args.rules.choice()? {
         Choice::Oware(rules) => rules,
-        Choice::Mancala(seeds) => return run_mancala(&args, seeds),
+        Choice::Mancala(rules) => return run_mancala(&args, rules),
     };
     let (start, mut moves) = match &args.ogn {
         Some(path) => {
@@ -81,22 +81,40 @@ fn read_record(path: &Path) -> Result<GameRecord> {
 }
 
 /// `show --rules mancala`: the same outputs for a game of Mancala.
-fn run_mancala(args: &ShowArgs, seeds: u8) -> Result<()> {
+fn run_mancala(args: &ShowArgs, rules: MancalaRules) -> Result<()> {
     let parse = |text: &str| -> Result<MancalaPosition> {
-        text.parse()
-            .with_context(|| format!("bad position '{text}'"))
+        let pos: MancalaPosition = text
+            .parse()
+            .with_context(|| format!("bad position '{text}'"))?;
+        Ok(pos.with_empty_capture(rules.empty_capture))
     };
     let (start, mut moves, marks) = match &args.ogn {
         Some(path) => {
             let record = read_record(path)?;
+            let tagged = record.tag(mancala::report::EMPTY_CAPTURE_TAG);
+            if let Some(value) = tagged
+                && value.eq_ignore_ascii_case(mancala::report::EMPTY_CAPTURE_ON)
+                    != rules.empty_capture
+            {
+                bail!(
+                    "{} is tagged [{} \"{value}\"]: {} --empty-capture",
+                    path.display(),
+                    mancala::report::EMPTY_CAPTURE_TAG,
+                    if rules.empty_capture {
+                        "play it without"
+                    } else {
+                        "play it with"
+                    },
+                );
+            }
             let start = match record.tag("FEN") {
                 Some(fen) => parse(fen)?,
-                None => MancalaPosition::start(seeds),
+                None => rules.start(),
             };
             (start, record.moves, record.captures)
         }
         None => match args.position.as_deref() {
-            None | Some("startpos") => (MancalaPosition::start(seeds), Vec::new(), Vec::new()),
+            None | Some("startpos") => (rules.start(), Vec::new(), Vec::new()),
             Some(text) => (parse(text)?, Vec::new(), Vec::new()),
         },
     };
@@ -129,7 +147,7 @@ fn run_mancala(args: &ShowArgs, seeds: u8) -> Result<()> {
     } else if args.emit_ogn {
         output::text(mancala::report::record(&game, &[("Event", "oware show")]));
     } else if !args.trace {
-        output::text(mancala::report::game_text(&game, seeds));
+        output::text(mancala::report::game_text(&game, rules));
     }
     Ok(())
 }

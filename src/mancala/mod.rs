@@ -7,6 +7,7 @@ mod game;
 mod perft;
 mod position;
 pub mod report;
+mod rules;
 pub mod solve;
 
 pub use game::MancalaGame;
@@ -14,3 +15,4 @@ pub use perft::{divide, perft};
 pub use position::{
     MAX_SEEDS, MancalaEnd, MancalaMoveError, MancalaPosition, START_SEEDS, STOP_SEEDS, Sowing,
 };
+pub use rules::MancalaRules;

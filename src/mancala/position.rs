@@ -71,7 +71,9 @@ pub enum MancalaMoveError {
 /// What one move (one sowing) did.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Default)]
 pub struct Sowing {
-    /// Seeds taken from the opposite house (and the last seed with them).
+    /// Seeds taken from the opposite house (the last seed goes to the
+    /// store with them; under the empty capture it may go alone, and this
+    /// is 0).
     pub captured: u8,
     /// The last seed landed in the mover's store: the mover moves again.
     pub another_go: bool,
@@ -80,29 +82,47 @@ pub struct Sowing {
 }
 
 /// Houses 0..5 are South's (`A`..`F`), 6..11 North's (`a`..`f`); house `p`
-/// faces house `11 − p`.
+/// faces house `11 − p`. A position also carries the capture convention
+/// its sowings follow (see [`MancalaRules`](super::MancalaRules)); the
+/// position string does not show it.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
 pub struct MancalaPosition {
     pits: [u8; 12],
     stores: [u8; 2],
     side: Side,
+    empty_capture: bool,
 }
 
-const _: () = assert!(std::mem::size_of::<MancalaPosition>() == 15);
+const _: () = assert!(std::mem::size_of::<MancalaPosition>() == 16);
 
 impl MancalaPosition {
-    /// The start: `seeds` in every house, South to move.
+    /// The start: `seeds` in every house, South to move, under §7.4's
+    /// capture (see [`MancalaRules::start`](super::MancalaRules::start)).
     pub const fn start(seeds: u8) -> MancalaPosition {
         MancalaPosition {
             pits: [seeds; 12],
             stores: [0, 0],
             side: Side::South,
+            empty_capture: false,
         }
     }
 
-    /// A position from its parts, at most [`MAX_SEEDS`] seeds in all. A
-    /// position whose board seeds are all in one row is over; its sweep
-    /// is made here, as a move would have made it (§7.5 b).
+    /// The same position, its sowings under the empty capture or not.
+    pub const fn with_empty_capture(mut self, on: bool) -> MancalaPosition {
+        self.empty_capture = on;
+        self
+    }
+
+    /// Whether a last seed in an empty house of the mover's row, the
+    /// opposite house empty, goes alone into the mover's store.
+    pub const fn empty_capture(&self) -> bool {
+        self.empty_capture
+    }
+
+    /// A position from its parts, at most [`MAX_SEEDS`] seeds in all,
+    /// under §7.4's capture. A position whose board seeds are all in one
+    /// row is over; its sweep is made here, as a move would have made it
+    /// (§7.5 b).
     pub fn new(
         pits: [u8; 12],
         stores: [u8; 2],
@@ -115,7 +135,12 @@ impl MancalaPosition {
                 max: MAX_SEEDS,
             });
         }
-        let mut pos = MancalaPosition { pits, stores, side };
+        let mut pos = MancalaPosition {
+            pits,
+            stores,
+            side,
+            empty_capture: false,
+        };
         pos.settle();
         Ok(pos)
     }
@@ -242,9 +267,10 @@ impl MancalaPosition {
             None => sowing.another_go = true,
             Some(pit) => {
                 let opposite = 11 - pit;
-                if me.owns(pit) && next.pits[pit] == 1 && next.pits[opposite] > 0 {
-                    sowing.captured = next.pits[opposite];
-                    next.stores[me.index()] += next.pits[opposite] + 1;
+                let taken = next.pits[opposite];
+                if me.owns(pit) && next.pits[pit] == 1 && (taken > 0 || self.empty_capture) {
+                    sowing.captured = taken;
+                    next.stores[me.index()] += taken + 1;
                     next.pits[opposite] = 0;
                     next.pits[pit] = 0;
                 }

@@ -4,11 +4,17 @@ use serde_json::Value;
 
 use super::game::MancalaGame;
 use super::position::MancalaPosition;
+use super::rules::MancalaRules;
 use crate::ogn::GameRecord;
 use crate::report::{board_of, state_json};
 
 /// The `Variant` tag of a Mancala record.
 pub const VARIANT_TAG: &str = "Mancala";
+/// The tag a record of a game under the empty capture carries, with the
+/// value [`EMPTY_CAPTURE_ON`] (records of §7.4's game leave it out).
+pub const EMPTY_CAPTURE_TAG: &str = "EmptyCapture";
+/// The value of [`EMPTY_CAPTURE_TAG`] in a game under the empty capture.
+pub const EMPTY_CAPTURE_ON: &str = "Yes";
 
 /// The JSON object of `show --json`: `position`, `pits`, `stores`,
 /// `to_move`, `legal`, `status`, `winner`, `reason`.
@@ -25,14 +31,14 @@ pub fn game_json(game: &MancalaGame) -> Value {
     )
 }
 
-/// The text of `show`: the board, the position string, whose move, the
-/// stores, the legal moves and the status.
-pub fn game_text(game: &MancalaGame, seeds: u8) -> String {
+/// The text of `show`: the board, the position string, the rules, whose
+/// move, the stores, the legal moves and the status.
+pub fn game_text(game: &MancalaGame, rules: MancalaRules) -> String {
     let pos = game.position();
     let mut out = board_of(pos.pits(), pos.stores());
     let [south, north] = pos.stores();
     out.push_str(&format!("Position:   {pos}\n"));
-    out.push_str(&format!("Rules:      mancala ({seeds} seeds a house)\n"));
+    out.push_str(&format!("Rules:      {rules}\n"));
     out.push_str(&format!("To move:    {}\n", pos.side_to_move()));
     out.push_str(&format!("Stores:     South {south}, North {north}\n"));
     let legal: Vec<String> = game.legal_moves().iter().map(|m| m.to_string()).collect();
@@ -53,12 +59,20 @@ pub fn game_text(game: &MancalaGame, seeds: u8) -> String {
 }
 
 /// A record of `game` in the Aualé GUI's style (see
-/// [`GameRecord::from_game`]): its `Variant` tag `Mancala`, and a `FEN`
-/// tag when the game did not start from three seeds a house.
+/// [`GameRecord::from_game`]): its `Variant` tag `Mancala`, a `FEN` tag
+/// when the game did not start from three seeds a house, and
+/// `[EmptyCapture "Yes"]` when it is played under the empty capture.
 pub fn record(game: &MancalaGame, tags: &[(&str, &str)]) -> GameRecord {
+    let first = game.start();
     let result = game.end().map(|_| game.position().stores());
-    let start = (*game.start() != MancalaPosition::start(3)).then(|| game.start().to_string());
+    let standard = MancalaPosition::start(3).with_empty_capture(first.empty_capture());
+    let start = (*first != standard).then(|| first.to_string());
     let mut record = GameRecord::with_gui_tags(VARIANT_TAG, result, start, tags);
+    if first.empty_capture() {
+        record
+            .tags
+            .push((EMPTY_CAPTURE_TAG.into(), EMPTY_CAPTURE_ON.into()));
+    }
     for (&mv, sowing) in game.moves().iter().zip(game.sowings()) {
         record.moves.push(mv);
         record
