@@ -8,9 +8,7 @@ use std::sync::atomic::AtomicBool;
 
 use oware::Side;
 use oware::mancala::MancalaPosition;
-use oware::mancala::solve::{
-    Board, EmptyCapture, Endgame, NoTables, Range, Settings, Solution, Solver, Table,
-};
+use oware::mancala::solve::{Board, Endgame, NoTables, Range, Solution, Solver, Table};
 
 use common::Rng;
 
@@ -25,7 +23,9 @@ fn minimax(pos: &MancalaPosition, memo: &mut HashMap<MancalaPosition, i32>) -> i
     if pos.end().is_some() {
         return lead(pos);
     }
-    let bare = MancalaPosition::new(*pos.pits(), [0, 0], me).unwrap();
+    let bare = MancalaPosition::new(*pos.pits(), [0, 0], me)
+        .unwrap()
+        .with_empty_capture(pos.empty_capture());
     if let Some(&v) = memo.get(&bare) {
         return lead(pos) + v;
     }
@@ -50,8 +50,10 @@ fn minimax(pos: &MancalaPosition, memo: &mut HashMap<MancalaPosition, i32>) -> i
 }
 
 /// A random position of `seeds` seeds on the board (both rows holding
-/// some), small stores, either side to move.
+/// some), small stores, either side to move, under either capture
+/// convention.
 fn random_position(rng: &mut Rng, seeds: usize) -> MancalaPosition {
+    let empty_capture = rng.below(2) == 0;
     loop {
         let mut pits = [0u8; 12];
         for _ in 0..seeds {
@@ -63,7 +65,9 @@ fn random_position(rng: &mut Rng, seeds: usize) -> MancalaPosition {
         } else {
             Side::North
         };
-        let pos = MancalaPosition::new(pits, stores, side).unwrap();
+        let pos = MancalaPosition::new(pits, stores, side)
+            .unwrap()
+            .with_empty_capture(empty_capture);
         if pos.end().is_none() {
             return pos;
         }
@@ -73,7 +77,7 @@ fn random_position(rng: &mut Rng, seeds: usize) -> MancalaPosition {
 fn solve_with<E: Endgame>(pos: &MancalaPosition, endgame: &E, each_move: bool) -> Solution {
     let table = Table::new(1);
     let stop = AtomicBool::new(false);
-    let solver = Solver::new(&table, endgame, Settings::new(EmptyCapture::Nothing), &stop);
+    let solver = Solver::new(&table, endgame, &stop);
     solver.solve(pos, each_move, &|_| {})
 }
 
@@ -139,6 +143,7 @@ fn the_start_is_the_best_of_its_first_moves() {
 /// `level` seeds it is asked about.
 struct Oracle {
     level: u8,
+    empty_capture: bool,
     memo: std::sync::Mutex<HashMap<MancalaPosition, i32>>,
     probes: std::sync::atomic::AtomicU64,
 }
@@ -152,7 +157,9 @@ impl Endgame for Oracle {
         assert!(board.seeds() <= self.level && !board.is_over());
         self.probes
             .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-        let pos = board.position(Side::South);
+        let pos = board
+            .position(Side::South)
+            .with_empty_capture(self.empty_capture);
         minimax(&pos, &mut self.memo.lock().unwrap()) as i8
     }
 }
@@ -160,23 +167,26 @@ impl Endgame for Oracle {
 #[test]
 fn table_closed_lines_give_the_searched_value() {
     let mut rng = Rng(0x5eed_0003);
-    let oracle = Oracle {
-        level: 8,
-        memo: Default::default(),
-        probes: Default::default(),
-    };
-    for i in 0..60 {
-        let pos = random_position(&mut rng, 12 + i % 8);
-        let searched = solve(&pos, true);
-        let closed = solve_with(&pos, &oracle, true);
-        assert_eq!(closed.value, searched.value, "{pos}");
-        assert_eq!(closed.moves, searched.moves, "{pos}");
-        assert!(
-            closed.nodes < searched.nodes,
-            "{pos}: the tables saved nothing"
-        );
+    for empty_capture in [false, true] {
+        let oracle = Oracle {
+            level: 8,
+            empty_capture,
+            memo: Default::default(),
+            probes: Default::default(),
+        };
+        for i in 0..30 {
+            let pos = random_position(&mut rng, 12 + i % 8).with_empty_capture(empty_capture);
+            let searched = solve(&pos, true);
+            let closed = solve_with(&pos, &oracle, true);
+            assert_eq!(closed.value, searched.value, "{pos}");
+            assert_eq!(closed.moves, searched.moves, "{pos}");
+            assert!(
+                closed.nodes < searched.nodes,
+                "{pos}: the tables saved nothing"
+            );
+        }
+        assert!(oracle.probes.load(std::sync::atomic::Ordering::Relaxed) > 0);
     }
-    assert!(oracle.probes.load(std::sync::atomic::Ordering::Relaxed) > 0);
 }
 
 #[test]
@@ -192,7 +202,7 @@ fn a_board_is_the_same_seen_from_either_side() {
         // Sowing agrees with the game's rules (stores aside).
         for mv in pos.legal_moves().iter() {
             let (next, sowing) = pos.play(*mv).unwrap();
-            let sown = board.sow(mv.house(), EmptyCapture::Nothing);
+            let sown = board.sow(mv.house(), pos.empty_capture());
             assert_eq!(sown.again, sowing.another_go, "{pos} {mv}");
             let me = pos.side_to_move();
             let gain = (i32::from(next.store(me)) - i32::from(pos.store(me)))

@@ -72,18 +72,6 @@ const fn row_sum(row: u64) -> u8 {
     (row.wrapping_mul(ONES) >> 40) as u8
 }
 
-/// Which captures a last seed in an empty house of the mover's row makes
-/// when the house opposite is empty (the only point where Kalah's
-/// conventions differ).
-#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, Default)]
-pub enum EmptyCapture {
-    /// Nothing is captured (RULES.md §7.4).
-    #[default]
-    Nothing,
-    /// The last seed alone goes to the store ("empty capture" Kalah).
-    LastSeed,
-}
-
 /// The houses seen from the side to move: its row first (its houses 0..5
 /// in sowing order), then the opponent's.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
@@ -140,7 +128,8 @@ impl Board {
         pits
     }
 
-    /// The position with this board, `side` to move and empty stores.
+    /// The position with this board, `side` to move and empty stores,
+    /// under §7.4's capture.
     pub fn position(self, side: Side) -> MancalaPosition {
         let pits = self.pits();
         let first = side.first_pit();
@@ -201,8 +190,10 @@ impl Board {
         (self.mine, self.theirs)
     }
 
-    /// Sows the mover's house `h` (0..5, not empty) under `capture`.
-    pub fn sow(self, h: usize, capture: EmptyCapture) -> Sown {
+    /// Sows the mover's house `h` (0..5, not empty); with `empty_capture`
+    /// a last seed in an empty house of the mover's row goes to the store
+    /// even when the house opposite is empty.
+    pub fn sow(self, h: usize, empty_capture: bool) -> Sown {
         let shift = 8 * h;
         let seeds = usize::from(self.house(h));
         debug_assert!(seeds > 0, "sowing an empty house");
@@ -216,7 +207,7 @@ impl Board {
         if last < STORE && (mine >> (8 * last)) & 0xff == 1 {
             let facing = 8 * (5 - last);
             let opposite = (theirs >> facing) & 0xff;
-            if opposite > 0 || capture == EmptyCapture::LastSeed {
+            if opposite > 0 || empty_capture {
                 gain += opposite as i32 + 1;
                 mine &= !(0xff << (8 * last));
                 theirs &= !(0xff << facing);
@@ -245,12 +236,12 @@ mod tests {
         let start = Board::new([4; 12]);
         // House 2 (C) reaches the store with its fourth seed.
         assert!(start.gives_another_go(2));
-        let sown = start.sow(2, EmptyCapture::Nothing);
+        let sown = start.sow(2, false);
         assert!(sown.again);
         assert_eq!(sown.gain, 1);
         assert_eq!(sown.board.pits(), [4, 4, 0, 5, 5, 5, 4, 4, 4, 4, 4, 4]);
         // House 5 (F) ends in the opponent's row: the board turns round.
-        let sown = start.sow(5, EmptyCapture::Nothing);
+        let sown = start.sow(5, false);
         assert!(!sown.again);
         assert_eq!(sown.board.pits(), [5, 5, 5, 4, 4, 4, 4, 4, 4, 4, 4, 0]);
     }
@@ -259,7 +250,7 @@ mod tests {
     fn thirteen_seeds_capture_at_the_origin() {
         let mut pits = [1; 12];
         pits[0] = 13;
-        let sown = Board::new(pits).sow(0, EmptyCapture::Nothing);
+        let sown = Board::new(pits).sow(0, false);
         // One seed in every slot, the store's included; the origin then
         // holds one, and the house facing it two.
         assert_eq!(sown.gain, 1 + 2 + 1);
@@ -272,13 +263,13 @@ mod tests {
         // South's A has one seed, B is empty, North's house facing B too.
         let pits = [1, 0, 1, 0, 0, 0, 1, 1, 0, 0, 0, 0];
         let board = Board::new(pits);
-        let none = board.sow(0, EmptyCapture::Nothing);
+        let none = board.sow(0, false);
         assert_eq!(none.gain, 0);
         assert_eq!(
             none.board.flip().pits(),
             [0, 1, 1, 0, 0, 0, 1, 1, 0, 0, 0, 0]
         );
-        let last = board.sow(0, EmptyCapture::LastSeed);
+        let last = board.sow(0, true);
         assert_eq!(last.gain, 1);
         assert_eq!(
             last.board.flip().pits(),

@@ -17,8 +17,8 @@ mod root;
 mod search;
 mod tt;
 
-pub use board::{Board, EmptyCapture, Sown};
+pub use board::{Board, Sown};
 pub use mtdf::{Range, estimate, mtdf};
 pub use root::{MoveValue, Progress, Solution, Solver};
-pub use search::{Endgame, NoTables, Searcher, Settings};
+pub use search::{ETC_ABOVE, Endgame, NoTables, Searcher};
 pub use tt::{Bounds, Table};

@@ -1,7 +1,7 @@
 //! MTD(f): the exact value of a board by a series of null-window proofs,
 //! each starting from the bounds the table keeps from the ones before.
 
-use super::board::{Board, EmptyCapture};
+use super::board::Board;
 use super::search::{Endgame, Searcher};
 
 /// Bounds on a value, exact when they meet.
@@ -94,8 +94,8 @@ pub fn mtdf<E: Endgame>(
 
 /// A first guess at the value of `board` for MTD(f): a plain alpha-beta
 /// `depth` moves deep scoring only the seeds gained on the way.
-pub fn estimate(board: Board, depth: u32, capture: EmptyCapture) -> i32 {
-    fn go(board: Board, depth: u32, mut alpha: i32, beta: i32, capture: EmptyCapture) -> i32 {
+pub fn estimate(board: Board, depth: u32, empty_capture: bool) -> i32 {
+    fn go(board: Board, depth: u32, mut alpha: i32, beta: i32, empty_capture: bool) -> i32 {
         if depth == 0 || board.is_over() {
             return 0;
         }
@@ -105,12 +105,12 @@ pub fn estimate(board: Board, depth: u32, capture: EmptyCapture) -> i32 {
         let mut houses: Vec<usize> = (0..6).rev().filter(|h| legal & (1 << h) != 0).collect();
         houses.sort_by_key(|&h| !board.gives_another_go(h));
         for h in houses {
-            let sown = board.sow(h, capture);
+            let sown = board.sow(h, empty_capture);
             let d = i32::from(sown.gain);
             let v = if sown.again {
-                d + go(sown.board, depth - 1, alpha - d, beta - d, capture)
+                d + go(sown.board, depth - 1, alpha - d, beta - d, empty_capture)
             } else {
-                d - go(sown.board, depth - 1, d - beta, d - alpha, capture)
+                d - go(sown.board, depth - 1, d - beta, d - alpha, empty_capture)
             };
             best = best.max(v);
             alpha = alpha.max(v);
@@ -120,5 +120,5 @@ pub fn estimate(board: Board, depth: u32, capture: EmptyCapture) -> i32 {
         }
         best
     }
-    go(board, depth, -100, 100, capture)
+    go(board, depth, -100, 100, empty_capture)
 }

@@ -9,7 +9,7 @@ use rayon::prelude::*;
 
 use super::board::Board;
 use super::mtdf::{Range, estimate, mtdf};
-use super::search::{Endgame, Searcher, Settings};
+use super::search::{ETC_ABOVE, Endgame, Searcher};
 use super::tt::Table;
 use crate::Move;
 use crate::mancala::MancalaPosition;
@@ -65,29 +65,34 @@ pub struct Progress {
 pub struct Solver<'a, E: Endgame> {
     table: &'a Table,
     endgame: &'a E,
-    settings: Settings,
+    etc_above: u8,
     stop: &'a AtomicBool,
 }
 
 impl<'a, E: Endgame> Solver<'a, E> {
-    /// A solver over `table`; it stops soon after `stop` is set. Parallel
-    /// work runs on the current rayon pool.
-    pub fn new(
-        table: &'a Table,
-        endgame: &'a E,
-        settings: Settings,
-        stop: &'a AtomicBool,
-    ) -> Solver<'a, E> {
+    /// A solver over `table`, closing lines with `endgame`; it stops soon
+    /// after `stop` is set. Parallel work runs on the current rayon pool.
+    /// The table and the endgame tables must serve the capture convention
+    /// of the positions solved.
+    pub fn new(table: &'a Table, endgame: &'a E, stop: &'a AtomicBool) -> Solver<'a, E> {
         Solver {
             table,
             endgame,
-            settings,
+            etc_above: ETC_ABOVE,
             stop,
         }
     }
 
-    /// The value of `pos` (stores included) and, with `each_move`, of each
-    /// legal first move, reporting every MTD(f) pass to `progress`.
+    /// The same solver with enhanced transposition cutoffs from
+    /// `etc_above` seeds over the tables' level (`u8::MAX`: none).
+    pub const fn with_etc_above(mut self, etc_above: u8) -> Solver<'a, E> {
+        self.etc_above = etc_above;
+        self
+    }
+
+    /// The value of `pos` (stores included, under its capture convention)
+    /// and, with `each_move`, of each legal first move, reporting every
+    /// MTD(f) pass to `progress`.
     pub fn solve(
         &self,
         pos: &MancalaPosition,
@@ -98,6 +103,7 @@ impl<'a, E: Endgame> Solver<'a, E> {
         let me = pos.side_to_move();
         let lead = i32::from(pos.store(me)) - i32::from(pos.store(me.opponent()));
         let board = Board::of(pos);
+        let empty = pos.empty_capture();
         if board.is_over() {
             return Solution {
                 value: Range::exact(lead + Self::sweep(board)),
@@ -108,8 +114,8 @@ impl<'a, E: Endgame> Solver<'a, E> {
             };
         }
         if !each_move {
-            let guess = estimate(board, GUESS_DEPTH, self.settings.capture);
-            let mut searcher = self.searcher();
+            let guess = estimate(board, GUESS_DEPTH, empty);
+            let mut searcher = self.searcher(empty);
             let range = mtdf(&mut searcher, board, guess, |r, nodes| {
                 progress(Progress {
                     mv: None,
@@ -133,13 +139,13 @@ impl<'a, E: Endgame> Solver<'a, E> {
             .par_iter()
             .map(|&h| {
                 let mv = Move::of(me, h);
-                let sown = board.sow(h, self.settings.capture);
+                let sown = board.sow(h, empty);
                 let d = i32::from(sown.gain);
-                let mut searcher = self.searcher();
+                let mut searcher = self.searcher(empty);
                 let value = match searcher.closed(&sown) {
                     Some(v) => Range::exact(v),
                     None => {
-                        let guess = estimate(sown.board, GUESS_DEPTH, self.settings.capture);
+                        let guess = estimate(sown.board, GUESS_DEPTH, empty);
                         let guess = if sown.again { guess } else { -guess };
                         let to_root = |r: Range| {
                             if sown.again {
@@ -179,8 +185,9 @@ impl<'a, E: Endgame> Solver<'a, E> {
         }
     }
 
-    fn searcher(&self) -> Searcher<'a, E> {
-        Searcher::new(self.table, self.endgame, self.settings, self.stop)
+    fn searcher(&self, empty_capture: bool) -> Searcher<'a, E> {
+        Searcher::new(self.table, self.endgame, empty_capture, self.stop)
+            .with_etc_above(self.etc_above)
     }
 
     /// The value of a board whose game is over: a one-row board goes to

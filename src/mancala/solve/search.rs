@@ -4,7 +4,7 @@
 
 use std::sync::atomic::{AtomicBool, Ordering};
 
-use super::board::{Board, EmptyCapture, Sown};
+use super::board::{Board, Sown};
 use super::tt::{Bounds, Table};
 
 /// Exact values known without search: endgame tables, or nothing.
@@ -34,26 +34,10 @@ impl Endgame for NoTables {
     }
 }
 
-/// How the search is set up.
-#[derive(Copy, Clone, Debug, PartialEq, Eq)]
-pub struct Settings {
-    /// The capture convention.
-    pub capture: EmptyCapture,
-    /// Enhanced transposition cutoffs at boards with more seeds than this
-    /// (above the tables' level): probing every child is worth its cost
-    /// only far from the leaves.
-    pub etc_above: u8,
-}
-
-impl Settings {
-    /// The defaults for `capture`.
-    pub const fn new(capture: EmptyCapture) -> Settings {
-        Settings {
-            capture,
-            etc_above: 6,
-        }
-    }
-}
+/// Enhanced transposition cutoffs run at boards with more seeds than the
+/// tables' level plus this: probing every child is worth its cost only far
+/// from the leaves.
+pub const ETC_ABOVE: u8 = 6;
 
 /// One move of a node, with what is known of its value before searching.
 #[derive(Copy, Clone)]
@@ -69,7 +53,8 @@ struct Child {
 pub struct Searcher<'a, E: Endgame> {
     table: &'a Table,
     endgame: &'a E,
-    settings: Settings,
+    empty_capture: bool,
+    etc_above: u8,
     level: i32,
     stop: &'a AtomicBool,
     nodes: u64,
@@ -77,18 +62,20 @@ pub struct Searcher<'a, E: Endgame> {
 }
 
 impl<'a, E: Endgame> Searcher<'a, E> {
-    /// A searcher over `table`, closing lines with `endgame`; it gives up
-    /// soon after `stop` is set.
+    /// A searcher over `table` (which must only ever hold boards of one
+    /// capture convention), closing lines with `endgame`, sowing with
+    /// `empty_capture` or not; it gives up soon after `stop` is set.
     pub fn new(
         table: &'a Table,
         endgame: &'a E,
-        settings: Settings,
+        empty_capture: bool,
         stop: &'a AtomicBool,
     ) -> Searcher<'a, E> {
         Searcher {
             table,
             endgame,
-            settings,
+            empty_capture,
+            etc_above: ETC_ABOVE,
             level: i32::from(endgame.level()),
             stop,
             nodes: 0,
@@ -107,9 +94,16 @@ impl<'a, E: Endgame> Searcher<'a, E> {
         self.aborted
     }
 
-    /// The capture convention searched under.
-    pub const fn capture(&self) -> EmptyCapture {
-        self.settings.capture
+    /// The same searcher with enhanced transposition cutoffs from
+    /// `etc_above` seeds over the tables' level (`u8::MAX`: none).
+    pub const fn with_etc_above(mut self, etc_above: u8) -> Searcher<'a, E> {
+        self.etc_above = etc_above;
+        self
+    }
+
+    /// Whether the searcher sows under the empty capture.
+    pub const fn empty_capture(&self) -> bool {
+        self.empty_capture
     }
 
     /// What the table holds for `board`.
@@ -242,13 +236,13 @@ impl<'a, E: Endgame> Searcher<'a, E> {
             order: 0,
         }; 6];
         let mut count = 0;
-        let probe_children = n > self.level + i32::from(self.settings.etc_above);
+        let probe_children = n > self.level + i32::from(self.etc_above);
         let legal = board.legal_houses();
         for h in 0..6u8 {
             if legal & (1 << h) == 0 {
                 continue;
             }
-            let sown = board.sow(usize::from(h), self.settings.capture);
+            let sown = board.sow(usize::from(h), self.empty_capture);
             let d = i32::from(sown.gain);
             let (lower, upper) = match self.closed(&sown) {
                 Some(v) => (v, v),
