@@ -140,3 +140,48 @@ fn rotation_swaps_the_rows_and_words_round_trip() {
         }
     }
 }
+
+#[test]
+fn the_full_index_ranks_every_board_once_in_iteration_order() {
+    use oware::tb::index::{FullBoards, full_level_size, rank_full, unrank_full};
+    for n in 0..=48u128 {
+        assert_eq!(
+            u128::from(full_level_size(n as usize)),
+            c(n + 11, 11),
+            "level {n}"
+        );
+    }
+    for n in 0..=7 {
+        let boards = all_boards(n);
+        let size = full_level_size(n);
+        assert_eq!(boards.len() as u64, size, "level {n}");
+        let mut seen = vec![false; size as usize];
+        for b in &boards {
+            let r = rank_full(b, n);
+            assert!(r < size, "level {n} {b:?}");
+            assert!(!seen[r as usize], "level {n}: rank {r} twice");
+            seen[r as usize] = true;
+            assert_eq!(unrank_full(r, n), *b, "level {n} rank {r}");
+        }
+        // The iterator walks the ranks in order, from any start.
+        for start in [0, 1, size / 3, size.saturating_sub(1)] {
+            for (i, b) in FullBoards::new(n, start, size).enumerate() {
+                assert_eq!(rank_full(&b, n), start + i as u64, "level {n} from {start}");
+            }
+            assert_eq!(FullBoards::new(n, start, size).count() as u64, size - start);
+        }
+    }
+    // A large level: spot checks at both ends and in between.
+    let n = 30;
+    let size = full_level_size(n);
+    for r in [0, 1, 12345, size / 2, size - 2, size - 1] {
+        let b = unrank_full(r, n);
+        assert_eq!(b.iter().map(|&s| s as usize).sum::<usize>(), n);
+        assert_eq!(rank_full(&b, n), r);
+        let next: Vec<[u8; 12]> = FullBoards::new(n, r, 2).collect();
+        assert_eq!(next[0], b);
+        if r + 1 < size {
+            assert_eq!(next[1], unrank_full(r + 1, n));
+        }
+    }
+}

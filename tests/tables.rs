@@ -378,16 +378,16 @@ fn copies_of_lower_levels_read_as_the_maps() {
         build_quiet(dir.path(), variant, 9);
         let tables = Tablebase::open(dir.path(), variant).expect("open");
         // Level 9's captures reach levels 0..7, all of them copied.
-        let all = Resident::copying(&tables, 9, u64::MAX, 0);
+        let all = Resident::copying(tables.levels(), 9, u64::MAX, 0);
         let expected: u64 = (0..=7)
             .map(|l| tables.table(l).expect("built").payload().len() as u64)
             .sum();
         assert_eq!(all.copied_bytes(), expected, "{variant}");
         // A budget that fits level 7 alone copies only that one.
         let one = tables.table(7).expect("built").payload().len() as u64;
-        let nearest = Resident::copying(&tables, 9, one, 0);
+        let nearest = Resident::copying(tables.levels(), 9, one, 0);
         assert_eq!(nearest.copied_bytes(), one, "{variant}");
-        let none = Resident::copying(&tables, 9, 0, 0);
+        let none = Resident::copying(tables.levels(), 9, 0, 0);
         assert_eq!(none.copied_bytes(), 0, "{variant}");
         for level in 0..=8 {
             for r in 0..level_size(level) {

@@ -1,17 +1,19 @@
 //! `oware build`: endgame tables, level by level (resumable).
 
 use std::io::IsTerminal;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::time::Instant;
 
 use anyhow::Result;
 use clap::Args;
 use serde_json::json;
 
-use oware::{Variant, tb};
+use oware::mancala::MancalaRules;
+use oware::tb;
 
 use super::common::thread_pool;
 use super::output;
+use super::tables::{TableChoice, TableRulesArgs};
 
 /// Arguments of `oware build`.
 #[derive(Args)]
@@ -19,12 +21,12 @@ pub struct BuildArgs {
     /// Build levels 0..=N (seeds on the board).
     #[arg(long, value_name = "N")]
     max_seeds: usize,
-    /// Rule set the tables are for.
-    #[arg(long, default_value = "abapa")]
-    rules: Variant,
-    /// Folder for the table files.
-    #[arg(long, default_value = "databases")]
-    dir: PathBuf,
+    #[command(flatten)]
+    rules: TableRulesArgs,
+    /// Folder for the table files (default: `databases`;
+    /// `databases/mancala` for mancala).
+    #[arg(long)]
+    dir: Option<PathBuf>,
     /// Worker threads (default: every core).
     #[arg(long)]
     threads: Option<usize>,
@@ -38,33 +40,49 @@ pub struct BuildArgs {
 
 /// Runs `oware build`.
 pub fn run(args: BuildArgs) -> Result<()> {
-    #[cfg(feature = "mpi")]
-    if tb::distributed::launched_by_mpi() {
-        return run_distributed(args);
+    let choice = args.rules.choice()?;
+    let dir = args.dir.clone().unwrap_or_else(|| match choice {
+        TableChoice::Oware(_) => PathBuf::from("databases"),
+        TableChoice::Mancala(_) => choice.folder(None),
+    });
+    match choice {
+        TableChoice::Oware(variant) => {
+            #[cfg(feature = "mpi")]
+            if tb::distributed::launched_by_mpi() {
+                return run_distributed(&args, variant, &dir);
+            }
+            build(&args, &variant, &dir)
+        }
+        TableChoice::Mancala(rules) => {
+            #[cfg(feature = "mpi")]
+            if tb::distributed::launched_by_mpi() {
+                anyhow::bail!("the distributed build is for Oware's tables only");
+            }
+            build::<MancalaRules>(&args, &rules, &dir)
+        }
     }
+}
+
+/// Builds `game`'s tables into `dir` on this machine.
+fn build<G: tb::TableGame>(args: &BuildArgs, game: &G, dir: &Path) -> Result<()> {
     let pool = thread_pool(args.threads)?;
-    let opts = tb::BuildOptions {
-        dir: &args.dir,
-        variant: args.rules,
-        max_seeds: args.max_seeds,
-        progress: !args.quiet && std::io::stderr().is_terminal(),
-    };
+    let progress = !args.quiet && std::io::stderr().is_terminal();
+    let rules = game.rules();
     let threads = pool.current_num_threads();
     if !args.json {
         output::line(format_args!(
-            "building {} tables, levels 0..={} in {} with {threads} threads",
-            args.rules,
+            "building {rules} tables, levels 0..={} in {} with {threads} threads",
             args.max_seeds,
-            args.dir.display(),
+            dir.display(),
         ));
     }
     let started = Instant::now();
     // Each level's line is printed once its file is in place, so a reader
     // that goes away stops the build between levels.
     let summaries = pool.install(|| {
-        tb::build(&opts, |s| {
+        tb::build_levels(game, dir, args.max_seeds, progress, |s| {
             if !args.json {
-                output::line(s.describe(args.rules));
+                output::line(s.describe(rules));
             }
         })
     })?;
@@ -72,14 +90,18 @@ pub fn run(args: BuildArgs) -> Result<()> {
     let seconds = started.elapsed().as_secs_f64();
     if args.json {
         let levels: Vec<_> = summaries.iter().map(level_json).collect();
-        output::line(json!({
-            "rules": args.rules.name(),
-            "dir": args.dir.display().to_string(),
+        let mut out = json!({
+            "rules": args.rules.rules.name(),
+            "dir": dir.display().to_string(),
             "threads": threads,
             "boards": boards,
             "seconds": seconds,
             "levels": levels,
-        }));
+        });
+        if let tb::TableRules::Mancala { empty_capture } = rules {
+            out["empty_capture"] = empty_capture.into();
+        }
+        output::line(out);
     } else {
         output::line(format_args!("done: {boards} boards in {seconds:.1} s"));
     }
@@ -88,11 +110,11 @@ pub fn run(args: BuildArgs) -> Result<()> {
 
 /// `oware build` as one rank of an MPI job: rank 0 prints.
 #[cfg(feature = "mpi")]
-fn run_distributed(args: BuildArgs) -> Result<()> {
+fn run_distributed(args: &BuildArgs, variant: oware::Variant, dir: &Path) -> Result<()> {
     let pool = thread_pool(args.threads)?;
     let opts = tb::BuildOptions {
-        dir: &args.dir,
-        variant: args.rules,
+        dir,
+        variant,
         max_seeds: args.max_seeds,
         progress: false,
     };
@@ -106,15 +128,15 @@ fn run_distributed(args: BuildArgs) -> Result<()> {
                 if !args.json {
                     output::line(format_args!(
                         "building {} tables, levels 0..={} in {} on {} MPI ranks with {threads} threads each",
-                        args.rules,
+                        variant,
                         args.max_seeds,
-                        args.dir.display(),
+                        dir.display(),
                         s.sent.len(),
                     ));
                 }
             }
             if !args.json {
-                output::line(s.describe(args.rules));
+                output::line(s.describe(variant));
             }
         })
     })?;
@@ -138,8 +160,8 @@ fn run_distributed(args: BuildArgs) -> Result<()> {
             })
             .collect();
         output::line(json!({
-            "rules": args.rules.name(),
-            "dir": args.dir.display().to_string(),
+            "rules": variant.name(),
+            "dir": dir.display().to_string(),
             "threads": threads,
             "ranks": summaries.first().map_or(0, |s| s.sent.len()),
             "boards": boards,

@@ -14,6 +14,7 @@ mod serve;
 mod show;
 mod solve;
 mod stats;
+mod tables;
 mod uci;
 mod verify;
 

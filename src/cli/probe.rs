@@ -5,20 +5,22 @@ use std::path::PathBuf;
 use anyhow::{Context, Result};
 use clap::Args;
 
-use oware::{Variant, tb};
+use oware::mancala::{self, MancalaPosition};
+use oware::tb;
 
-use super::common::{parse_position, table_folder};
+use super::common::parse_position;
 use super::output;
+use super::tables::{TableChoice, TableRulesArgs, open_mancala, open_tables};
 
 /// Arguments of `oware probe`.
 #[derive(Args)]
 pub struct ProbeArgs {
     /// Position string.
     position: String,
-    /// Rule set of the tables.
-    #[arg(long, default_value = "abapa")]
-    rules: Variant,
-    /// Folder of the table files (default: $OWARE_DB, else `databases`).
+    #[command(flatten)]
+    rules: TableRulesArgs,
+    /// Folder of the table files (default: $OWARE_DB, else `databases`;
+    /// `databases/mancala` for mancala).
     #[arg(long)]
     dir: Option<PathBuf>,
     /// Print one JSON object.
@@ -26,16 +28,28 @@ pub struct ProbeArgs {
     json: bool,
 }
 
-/// The tables in the folder a table command was given (or the default).
-pub fn open_tables(dir: Option<&PathBuf>, rules: Variant) -> Result<tb::Tablebase> {
-    let (dir, _) = table_folder(dir);
-    tb::Tablebase::open(&dir, rules).context("cannot open the tables")
-}
-
 /// Runs `oware probe`.
 pub fn run(args: ProbeArgs) -> Result<()> {
+    let variant = match args.rules.choice()? {
+        TableChoice::Oware(variant) => variant,
+        choice @ TableChoice::Mancala(rules) => {
+            let text = &args.position;
+            let pos = text
+                .parse::<MancalaPosition>()
+                .with_context(|| format!("bad position '{text}'"))?
+                .with_empty_capture(rules.empty_capture);
+            let tables = open_mancala(&choice.folder(args.dir.as_ref()), rules)?;
+            let report = mancala::probe::probe(&tables, &pos)?;
+            if args.json {
+                output::line(serde_json::to_string(&report)?);
+            } else {
+                output::text(mancala::probe::probe_text(&report));
+            }
+            return Ok(());
+        }
+    };
     let pos = parse_position(Some(&args.position))?;
-    let tables = open_tables(args.dir.as_ref(), args.rules)?;
+    let tables = open_tables(args.dir.as_ref(), variant)?;
     let report = tb::probe::probe(&tables, &pos)?;
     if args.json {
         output::line(serde_json::to_string(&report)?);

@@ -7,21 +7,21 @@ use anyhow::Result;
 use clap::Args;
 use serde_json::json;
 
-use oware::{Variant, tb};
+use oware::tb::{self, Levels, TableGame};
 
-use super::common::{table_folder, thread_pool};
+use super::common::thread_pool;
 use super::output;
-use super::probe::open_tables;
+use super::tables::{TableChoice, TableRulesArgs, open_mancala, open_tables};
 
 /// Arguments of `oware verify`.
 #[derive(Args)]
 pub struct VerifyArgs {
-    /// Folder of the table files (default: $OWARE_DB, else `databases`).
+    /// Folder of the table files (default: $OWARE_DB, else `databases`;
+    /// `databases/mancala` for mancala).
     #[arg(long)]
     dir: Option<PathBuf>,
-    /// Rule set of the tables.
-    #[arg(long, default_value = "abapa")]
-    rules: Variant,
+    #[command(flatten)]
+    rules: TableRulesArgs,
     /// Only this level.
     #[arg(long)]
     level: Option<usize>,
@@ -38,22 +38,36 @@ pub struct VerifyArgs {
 
 /// Runs `oware verify`.
 pub fn run(args: VerifyArgs) -> Result<()> {
+    let choice = args.rules.choice()?;
+    match choice {
+        TableChoice::Oware(variant) => {
+            let tables = open_tables(args.dir.as_ref(), variant)?;
+            verify(&args, &variant, tables.levels())
+        }
+        TableChoice::Mancala(rules) => {
+            let tables = open_mancala(&choice.folder(args.dir.as_ref()), rules)?;
+            verify(&args, &rules, tables.levels())
+        }
+    }
+}
+
+/// Verifies the levels asked for of `game`'s tables.
+fn verify<G: TableGame>(args: &VerifyArgs, game: &G, tables: &Levels) -> Result<()> {
     let pool = thread_pool(args.threads)?;
-    let tables = open_tables(args.dir.as_ref(), args.rules)?;
     let levels = match args.level {
         Some(level) => vec![level],
-        None => tb::verify::present_levels(&tables),
+        None => tables.present(),
     };
     if levels.is_empty() {
-        let (dir, _) = table_folder(args.dir.as_ref());
-        anyhow::bail!("no {} tables in {}", args.rules, dir.display());
+        anyhow::bail!("no {} tables in {}", tables.rules(), tables.dir().display());
     }
     let mut checked_levels = Vec::new();
     for level in levels {
         let started = Instant::now();
         let checked = pool.install(|| {
-            tb::verify::verify_level(
-                &tables,
+            tb::verify::verify_game_level(
+                game,
+                tables,
                 level,
                 args.sample,
                 &indicatif::ProgressBar::hidden(),
@@ -69,7 +83,12 @@ pub fn run(args: VerifyArgs) -> Result<()> {
         }
     }
     if args.json {
-        output::line(json!({"rules": args.rules.name(), "ok": true, "levels": checked_levels}));
+        let mut out =
+            json!({"rules": args.rules.rules.name(), "ok": true, "levels": checked_levels});
+        if let tb::TableRules::Mancala { empty_capture } = tables.rules() {
+            out["empty_capture"] = empty_capture.into();
+        }
+        output::line(out);
     }
     Ok(())
 }

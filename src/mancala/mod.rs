@@ -3,12 +3,16 @@
 //! into, a last seed in it gives another go, and a last seed in an empty
 //! house of the mover's row captures the house opposite.
 
+pub mod build;
+pub mod edges;
 mod game;
 mod perft;
 mod position;
+pub mod probe;
 pub mod report;
 mod rules;
 pub mod solve;
+pub mod tables;
 
 pub use game::MancalaGame;
 pub use perft::{divide, perft};
@@ -16,3 +20,4 @@ pub use position::{
     MAX_SEEDS, MancalaEnd, MancalaMoveError, MancalaPosition, START_SEEDS, STOP_SEEDS, Sowing,
 };
 pub use rules::MancalaRules;
+pub use tables::MancalaTables;

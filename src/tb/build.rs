@@ -152,27 +152,28 @@ fn fold_batch<L: LowerLevels + ?Sized>(
     }
 }
 
-/// A fixpoint equation that does not hold after a build.
+/// A fixpoint equation that does not hold after a build: a board's entry
+/// (an Oware [`Value`], or a Mancala score) is not what its children give.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[error("level {level}, board {board:?}: stored {stored:?} but its children give {expected:?}")]
-pub struct FixpointError {
+pub struct FixpointError<V: std::fmt::Debug = Value> {
     /// The level.
     pub level: usize,
     /// The board.
     pub board: [u8; 12],
     /// The value found.
-    pub stored: Value,
+    pub stored: V,
     /// The value the equations give.
-    pub expected: Value,
+    pub expected: V,
 }
 
-fn chunks(size: u64) -> impl ParallelIterator<Item = (u64, u64)> {
+pub(crate) fn chunks(size: u64) -> impl ParallelIterator<Item = (u64, u64)> {
     (0..size.div_ceil(CHUNK))
         .into_par_iter()
         .map(move |c| (c * CHUNK, CHUNK.min(size - c * CHUNK)))
 }
 
-fn atomic(bytes: &mut [u8]) -> &[AtomicU8] {
+pub(crate) fn atomic(bytes: &mut [u8]) -> &[AtomicU8] {
     // SAFETY: `AtomicU8` has the same size, alignment and bit validity as
     // `u8`, and the exclusive borrow guarantees no non-atomic access to
     // these bytes while the returned slice lives.

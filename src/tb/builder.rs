@@ -8,13 +8,13 @@ use std::time::{Instant, SystemTime, UNIX_EPOCH};
 use indicatif::{ProgressBar, ProgressStyle};
 use rayon::prelude::*;
 
-use super::build::{FixpointError, WithLevel, check_level, solve_level, working_memory};
-use super::file::{
-    Encoding, FORMAT_VERSION, Header, TableError, TableFile, checksum, table_path, write_table,
-};
-use super::index::{MAX_SEEDS, level_size};
-use super::resident::{Resident, copy_budget};
-use super::tables::{Tablebase, decode};
+use super::build::FixpointError;
+use super::file::{Encoding, FORMAT_VERSION, Header, TableError, TableFile, checksum, write_table};
+use super::game::TableGame;
+use super::index::MAX_SEEDS;
+use super::levels::Levels;
+use super::rules::TableRules;
+use super::tables::decode;
 use super::value::Value;
 use crate::Variant;
 
@@ -27,6 +27,10 @@ pub enum BuildError {
     /// A solved level failed the fixpoint re-check (a bug: nothing written).
     #[error("fixpoint re-check failed, level not written: {0}")]
     Fixpoint(#[from] FixpointError),
+    /// A solved Mancala level failed its re-check against the children's
+    /// values (a bug: nothing written).
+    #[error("re-check failed, level not written: {0}")]
+    Recheck(#[from] FixpointError<i8>),
     /// The folder could not be created.
     #[error("cannot create {}: {error}", path.display())]
     Folder {
@@ -106,7 +110,8 @@ pub struct LevelSummary {
     pub seconds: f64,
     /// Where those seconds went (all 0 when skipped).
     pub phases: Phases,
-    /// Exact boards (Abapa) or boards with a non-zero score (Awari).
+    /// Exact boards (Abapa; every board for the tables of scores) and the
+    /// histogram of values.
     pub stats: LevelStats,
 }
 
@@ -137,10 +142,11 @@ impl Phases {
 }
 
 impl LevelSummary {
-    /// The line `oware build` prints: boards, exact share (Awari: the
-    /// range of scores), and seconds and rate or "already built".
-    pub fn describe(&self, variant: Variant) -> String {
-        let values = if variant == Variant::Awari {
+    /// The line `oware build` prints: boards, exact share (tables of
+    /// scores, Awari's and Mancala's: the range of scores), and seconds and
+    /// rate or "already built".
+    pub fn describe(&self, rules: impl Into<TableRules>) -> String {
+        let values = if rules.into().encoding() == Encoding::Score {
             let mut scores = self
                 .stats
                 .histogram
@@ -179,18 +185,25 @@ impl LevelSummary {
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct LevelStats {
     /// Boards whose value does not depend on history (gM + gN = n); for
-    /// Awari, every board.
+    /// the tables of scores (Awari, Mancala), every board.
     pub exact: u64,
-    /// Boards by gM (Abapa) or by score + 48 (Awari).
+    /// Boards by gM (Abapa) or by score + 48 (Awari, Mancala).
     pub histogram: Vec<u64>,
 }
 
 impl LevelStats {
-    /// Counts the values of a level.
-    pub fn of(level: usize, variant: Variant, value: impl Fn(u64) -> Value + Sync) -> LevelStats {
+    /// Counts the values of a level of `rules` (an Oware [`Variant`] or
+    /// any [`TableRules`]).
+    pub fn of(
+        level: usize,
+        rules: impl Into<TableRules>,
+        value: impl Fn(u64) -> Value + Sync,
+    ) -> LevelStats {
         const BLOCK: u64 = 1 << 16;
-        let size = level_size(level);
-        let bins = if variant == Variant::Awari { 97 } else { 49 };
+        let rules = rules.into();
+        let scores = rules.encoding() == Encoding::Score;
+        let size = rules.level_size(level);
+        let bins = if scores { 97 } else { 49 };
         let empty = || LevelStats {
             exact: 0,
             histogram: vec![0; bins],
@@ -201,7 +214,7 @@ impl LevelStats {
                 let mut s = empty();
                 for r in block * BLOCK..(block * BLOCK + BLOCK).min(size) {
                     let v = value(r);
-                    if variant == Variant::Awari {
+                    if scores {
                         s.exact += 1;
                         s.histogram[(i16::from(v.score()) + 48) as usize] += 1;
                     } else {
@@ -304,38 +317,58 @@ pub(crate) fn claim_folder(dir: &Path) -> Result<File, BuildError> {
     Ok(file)
 }
 
-/// Builds levels 0..=`max_seeds`, calling `report` after each level.
+/// Builds Oware's levels 0..=`max_seeds`, calling `report` after each
+/// level (see [`build_levels`]).
+pub fn build(
+    opts: &BuildOptions,
+    report: impl FnMut(&LevelSummary),
+) -> Result<Vec<LevelSummary>, BuildError> {
+    build_levels(
+        &opts.variant,
+        opts.dir,
+        opts.max_seeds,
+        opts.progress,
+        report,
+    )
+}
+
+/// Builds levels 0..=`max_seeds` of `game` into `dir`, calling `report`
+/// after each level.
 ///
 /// The folder is created if missing, then locked for the build (another
 /// build on it fails at once with [`BuildError::Busy`]) and checked to be
-/// writable before the first level.
-pub fn build(
-    opts: &BuildOptions,
+/// writable before the first level. A level already there and valid is
+/// kept; each level built is re-checked (by the game's solver), written
+/// under a temporary name and renamed into place.
+pub fn build_levels<G: TableGame>(
+    game: &G,
+    dir: &Path,
+    max_seeds: usize,
+    progress: bool,
     mut report: impl FnMut(&LevelSummary),
 ) -> Result<Vec<LevelSummary>, BuildError> {
-    if opts.max_seeds > MAX_SEEDS {
+    if max_seeds > MAX_SEEDS {
         return Err(BuildError::TooManySeeds);
     }
-    let _lock = claim_folder(opts.dir)?;
-    let mut tables = Tablebase::empty(opts.dir, opts.variant);
+    let _lock = claim_folder(dir)?;
+    let rules = game.rules();
+    let mut levels = Levels::empty(dir, rules);
     let mut summaries = Vec::new();
-    let encoding = Encoding::for_variant(opts.variant);
-    for level in 0..=opts.max_seeds {
-        let path = table_path(opts.dir, opts.variant, level);
+    let encoding = rules.encoding();
+    for level in 0..=max_seeds {
+        let path = levels.path(level);
         let started = Instant::now();
         // A complete, valid file from an earlier run is kept. A damaged or
         // partial one (never visible under its final name, but possibly
         // corrupted later) is rebuilt; a table of other rules is an error.
-        match TableFile::open(&path, opts.variant, level, true) {
+        match TableFile::open(&path, rules, level, true) {
             Ok(_) => {
-                tables.load(level, false)?;
-                let table = tables.table(level).expect("loaded");
-                let stats = LevelStats::of(level, opts.variant, |r| {
-                    decode(encoding, table.payload(), r)
-                });
+                levels.load(level, false)?;
+                let table = levels.loaded(level);
+                let stats = LevelStats::of(level, rules, |r| decode(encoding, table.payload(), r));
                 let summary = LevelSummary {
                     level,
-                    boards: level_size(level),
+                    boards: rules.level_size(level),
                     built: false,
                     seconds: 0.0,
                     phases: Phases::default(),
@@ -351,71 +384,30 @@ pub fn build(
             }
             Err(e) => return Err(e.into()),
         }
-        let bar = bar(opts.progress);
+        let bar = bar(progress);
         let mut phases = Phases::default();
-        // Seconds since the last call.
-        let mut lap = Instant::now();
-        let mut split = || {
-            let seconds = lap.elapsed().as_secs_f64();
-            lap = Instant::now();
-            seconds
-        };
-        let resident = Resident::new(&tables, level, copy_budget(working_memory(level)));
-        phases.copy = split();
-        let solved = solve_level(level, opts.variant, &resident, &bar)
-            .map_err(|error| BuildError::Memory { level, error })?;
-        // The solver times its two passes itself.
-        split();
-        (phases.moves, phases.settle) = (solved.moves_seconds, solved.settle_seconds);
-        let values = solved.values;
-        let value = |r: u64| Value::new(values[2 * r as usize], values[2 * r as usize + 1]);
-        let with_level = WithLevel {
-            lower: &resident,
-            level,
-            pairs: &values,
-        };
-        check_level(level, opts.variant, &with_level, &bar)?;
-        phases.check = split();
-        drop(resident);
-        let stats = LevelStats::of(level, opts.variant, value);
+        let payload = game.solve(level, &levels, &bar, &mut phases)?;
+        let lap = Instant::now();
+        let stats = LevelStats::of(level, rules, |r| decode(encoding, &payload, r));
         bar.set_message(format!("level {level}: write"));
-        let scores;
-        let payload: &[u8] = match encoding {
-            Encoding::ForcedPair => &values,
-            Encoding::Score => {
-                scores = {
-                    let mut scores = vec![0u8; values.len() / 2];
-                    scores
-                        .par_chunks_mut(1 << 16)
-                        .zip(values.par_chunks(2 << 16))
-                        .for_each(|(out, pairs)| {
-                            for (o, p) in out.iter_mut().zip(pairs.chunks_exact(2)) {
-                                *o = Value::new(p[0], p[1]).score() as u8;
-                            }
-                        });
-                    scores
-                };
-                &scores
-            }
-        };
         let header = Header {
             version: FORMAT_VERSION,
-            variant: opts.variant,
+            rules,
             level: level as u8,
-            boards: level_size(level),
+            boards: rules.level_size(level),
             encoding,
-            checksum: checksum(payload),
+            checksum: checksum(&payload),
             built_unix: build_time(),
             tool_version: env!("CARGO_PKG_VERSION").to_string(),
         };
-        write_table(&path, &header, |out| out.write_all(payload))?;
-        drop(values);
+        write_table(&path, &header, |out| out.write_all(&payload))?;
+        drop(payload);
         bar.finish_and_clear();
-        tables.load(level, false)?;
-        phases.write = split();
+        levels.load(level, false)?;
+        phases.write += lap.elapsed().as_secs_f64();
         let summary = LevelSummary {
             level,
-            boards: level_size(level),
+            boards: rules.level_size(level),
             built: true,
             seconds: started.elapsed().as_secs_f64(),
             phases,

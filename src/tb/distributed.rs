@@ -394,7 +394,7 @@ fn build_ranks(
         // The ranks of one node share its memory.
         let budget = copy_budget(working_memory(level) * (hi - lo) / level_size(level).max(1))
             / comm.size as u64;
-        let resident = Resident::new(&tables, level, budget);
+        let resident = Resident::new(tables.levels(), level, budget);
         phases.copy = split_time();
         let mut records = Scratch::zeroed(RECORD * (hi - lo) as usize)
             .unwrap_or_else(|e| comm.fail(&BuildError::Memory { level, error: e }));
@@ -935,7 +935,7 @@ fn write(
     }
     let header = Header {
         version: FORMAT_VERSION,
-        variant: opts.variant,
+        rules: opts.variant.into(),
         level: level as u8,
         boards: level_size(level),
         encoding,

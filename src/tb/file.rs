@@ -11,7 +11,7 @@ use std::path::{Path, PathBuf};
 use memmap2::Mmap;
 use serde::{Deserialize, Serialize};
 
-use super::index::level_size;
+use super::rules::TableRules;
 use crate::Variant;
 
 /// The first eight bytes of every table file.
@@ -27,7 +27,8 @@ pub enum Encoding {
     /// Two bytes a board: the seeds the mover can force (`gM`), then the
     /// seeds the opponent can force (`gN`).
     ForcedPair,
-    /// One signed byte a board: the Romein & Bal score, −n..n.
+    /// One signed byte a board, −n..n: the Romein & Bal score (Awari), or
+    /// the final store difference (Mancala).
     Score,
 }
 
@@ -54,8 +55,9 @@ impl Encoding {
 pub struct Header {
     /// [`FORMAT_VERSION`] at the time of writing.
     pub version: u32,
-    /// The rules the table was built for.
-    pub variant: Variant,
+    /// The rules the table was built for (encoded as the Oware variant was
+    /// before Mancala's tables came, see [`TableRules`]).
+    pub rules: TableRules,
     /// Seeds on the board.
     pub level: u8,
     /// Boards in the level.
@@ -124,21 +126,22 @@ impl TableError {
 
 /// What to do about a damaged table file: delete it and rebuild its level
 /// (a build keeps the valid levels below it).
-fn remedy(path: &Path, variant: Variant, level: usize) -> String {
+fn remedy(path: &Path, rules: TableRules, level: usize) -> String {
     let dir = match path.parent() {
         Some(dir) if !dir.as_os_str().is_empty() => dir,
         _ => Path::new("."),
     };
     format!(
-        "delete it and run `oware build --rules {} --max-seeds {level} --dir {}`",
-        variant.name(),
+        "delete it and run `oware build {} --max-seeds {level} --dir {}`",
+        rules.build_flags(),
         dir.display()
     )
 }
 
-/// The file name of a level's table in a database folder.
-pub fn table_path(dir: &Path, variant: Variant, level: usize) -> PathBuf {
-    dir.join(format!("{}-{level:02}.owt", variant.name()))
+/// The file name of a level's table in a database folder:
+/// `abapa-07.owt`, `mancala-07.owt`, `mancala-empty-capture-07.owt`…
+pub fn table_path(dir: &Path, rules: impl Into<TableRules>, level: usize) -> PathBuf {
+    dir.join(format!("{}-{level:02}.owt", rules.into().name()))
 }
 
 /// The CRC-32 of [`checksum`] computed on the calling thread alone, reading
@@ -252,15 +255,17 @@ impl TableFile {
         let _ = self.map.advise(memmap2::Advice::WillNeed);
     }
 
-    /// Opens and validates `path` as the table of `variant` at `level`:
-    /// magic, version, rules, level, board count, encoding and size, and
-    /// the checksum when `check_sum` is set.
+    /// Opens and validates `path` as the table of `rules` (an Oware
+    /// [`Variant`] or any [`TableRules`]) at `level`: magic, version,
+    /// rules, level, board count, encoding and size, and the checksum when
+    /// `check_sum` is set.
     pub fn open(
         path: &Path,
-        variant: Variant,
+        rules: impl Into<TableRules>,
         level: usize,
         check_sum: bool,
     ) -> Result<TableFile, TableError> {
+        let rules = rules.into();
         let file = File::open(path).map_err(|e| match e.kind() {
             io::ErrorKind::NotFound => TableError::Missing(path.to_path_buf()),
             _ => TableError::io(path, e),
@@ -270,7 +275,7 @@ impl TableFile {
         // place; every access below is bounds-checked against the map length.
         let map = unsafe { Mmap::map(&file) }.map_err(|e| TableError::io(path, e))?;
         let bad = |reason: String| {
-            TableError::corrupt(path, format!("{reason}; {}", remedy(path, variant, level)))
+            TableError::corrupt(path, format!("{reason}; {}", remedy(path, rules, level)))
         };
         let (header, header_end): (Header, usize) =
             read_framed_header(&map, &MAGIC, "table").map_err(bad)?;
@@ -284,10 +289,10 @@ impl TableFile {
             path: path.to_path_buf(),
             reason,
         };
-        if header.variant != variant {
+        if header.rules != rules {
             return Err(mismatch(format!(
-                "built for rules {}, not {variant}",
-                header.variant
+                "built for rules {}, not {rules}",
+                header.rules
             )));
         }
         if usize::from(header.level) != level {
@@ -296,14 +301,14 @@ impl TableFile {
                 header.level
             )));
         }
-        if header.boards != level_size(level) {
+        if header.boards != rules.level_size(level) {
             return Err(bad(format!(
                 "{} boards, level {level} has {}",
                 header.boards,
-                level_size(level)
+                rules.level_size(level)
             )));
         }
-        if header.encoding != Encoding::for_variant(variant) {
+        if header.encoding != rules.encoding() {
             return Err(bad(format!(
                 "unexpected value encoding {:?}",
                 header.encoding
@@ -351,7 +356,7 @@ impl TableFile {
                     self.header.checksum,
                     remedy(
                         &self.path,
-                        self.header.variant,
+                        self.header.rules,
                         usize::from(self.header.level)
                     )
                 ),

@@ -258,3 +258,128 @@ impl Iterator for Boards {
         self.next_word().map(from_word)
     }
 }
+
+// Every board: Mancala's levels.
+//
+// A Mancala level holds every board of n seeds, C(n+11, 11) of them: after
+// another go the mover's own row has the empty origin, and a lap refills
+// it, so no pit is sure to be empty. The rank is the colexicographic rank
+// of the composition's stars-and-bars subset, as for Oware's parts but
+// over all twelve pits.
+
+/// Parts of a full board.
+const FULL_PARTS: usize = 12;
+
+/// Boards in level `n` of the full index (`n ≤ 48`): C(n+11, 11).
+#[inline]
+pub const fn full_level_size(n: usize) -> u64 {
+    binom(n + FULL_PARTS - 1, FULL_PARTS - 1)
+}
+
+/// The rank of `board`, holding `n` seeds, among every board of `n` seeds.
+#[inline]
+pub fn rank_full(board: &[u8; 12], n: usize) -> u64 {
+    rank_full_word(to_word(board), n)
+}
+
+/// [`rank_full`] of a board held as a word (see [`to_word`]).
+#[inline(always)]
+pub fn rank_full_word(word: u128, n: usize) -> u64 {
+    debug_assert!(n <= MAX_SEEDS);
+    debug_assert_eq!(
+        from_word(word)
+            .iter()
+            .map(|&s| usize::from(s))
+            .sum::<usize>(),
+        n
+    );
+    // Byte k of `prefix` holds the seeds in pits 0..=k, and bar i + 1 of
+    // the picture sits at that count plus i.
+    let prefix = word.wrapping_mul(0x0101_0101_0101_0101_0101_0101);
+    let p = |k: usize| usize::from((prefix >> (8 * k)) as u8);
+    let binom = |a: usize, b: usize| BINOM_BY_BYTE[a & 0xFF][b];
+    let mut r = 0;
+    for i in 0..FULL_PARTS - 1 {
+        r += binom(p(i) + i, i + 1);
+    }
+    r
+}
+
+/// The board of rank `r` among every board of `n` seeds
+/// (`r < full_level_size(n)`).
+pub fn unrank_full(r: u64, n: usize) -> [u8; 12] {
+    from_word(unrank_full_word(r, n))
+}
+
+/// [`unrank_full`] as a word (see [`to_word`]).
+pub fn unrank_full_word(mut r: u64, n: usize) -> u128 {
+    debug_assert!(r < full_level_size(n));
+    // As in `parts_of`: the bars from the highest down.
+    let mut parts = 0u128;
+    let mut above = n + FULL_PARTS - 1;
+    let mut b = above;
+    for i in (1..FULL_PARTS).rev() {
+        b -= 1;
+        while binom(b, i) > r {
+            b -= 1;
+        }
+        r -= binom(b, i);
+        parts |= ((above - b - 1) as u128) << (8 * i);
+        above = b;
+    }
+    parts | above as u128
+}
+
+/// Iterates every board of a level in rank order (see [`rank_full`]),
+/// from a given rank, without unranking each one.
+pub struct FullBoards {
+    /// The next board, one pit per byte.
+    board: u128,
+    remaining: u64,
+}
+
+impl FullBoards {
+    /// Up to `count` boards of `n` seeds, starting at rank `start`.
+    pub fn new(n: usize, start: u64, count: u64) -> FullBoards {
+        let count = count.min(full_level_size(n).saturating_sub(start));
+        let board = if count == 0 {
+            0
+        } else {
+            unrank_full_word(start, n)
+        };
+        FullBoards {
+            board,
+            remaining: count,
+        }
+    }
+
+    /// The next board as a word (see [`to_word`]).
+    #[inline]
+    pub fn next_word(&mut self) -> Option<u128> {
+        if self.remaining == 0 {
+            return None;
+        }
+        self.remaining -= 1;
+        let board = self.board;
+        // The colex successor, as in `Boards::advance`: the lowest pit
+        // i ≥ 1 with a seed gives one to pit i − 1, which also gathers
+        // pit 0's seeds (pits 1..i are empty). The last board has every
+        // seed in pit 0 and is never advanced.
+        let above = board & !0xFF;
+        if self.remaining > 0 && above != 0 {
+            let i = above.trailing_zeros() / 8;
+            let gathered = (board & 0xFF) + 1;
+            self.board = above - (1 << (8 * i)) + (gathered << (8 * (i - 1)));
+        }
+        Some(board)
+    }
+}
+
+impl Iterator for FullBoards {
+    type Item = [u8; 12];
+
+    #[inline]
+    fn next(&mut self) -> Option<[u8; 12]> {
+        self.next_word().map(from_word)
+    }
+}

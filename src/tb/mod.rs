@@ -7,17 +7,26 @@ pub mod builder;
 #[cfg(feature = "mpi")]
 pub mod distributed;
 pub mod file;
+pub mod game;
 pub mod index;
+pub mod levels;
+mod oware;
 pub mod prefetch;
 pub mod probe;
 pub mod resident;
+pub mod rules;
 pub mod scratch;
 pub mod tables;
 pub mod value;
 pub mod verify;
 
-pub use builder::{BuildError, BuildOptions, LevelStats, LevelSummary, Phases, build};
+pub use builder::{
+    BuildError, BuildOptions, LevelStats, LevelSummary, Phases, build, build_levels,
+};
 pub use file::{TableError, TableFile, table_path};
+pub use game::TableGame;
+pub use levels::Levels;
+pub use rules::TableRules;
 pub use tables::Tablebase;
 pub use value::Value;
 

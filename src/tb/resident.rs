@@ -11,10 +11,13 @@
 //! and dropped when the level is written; everything else is read from the
 //! maps as before.
 
+use std::ops::Range;
+
 use super::build::LowerLevels;
 use super::file::Encoding;
+use super::levels::Levels;
 use super::scratch::Scratch;
-use super::tables::{Tablebase, decode, prefetch_entry};
+use super::tables::{decode, prefetch_entry};
 use super::value::Value;
 
 /// Levels smaller than this stay mapped: their page tables mostly stay in
@@ -28,29 +31,43 @@ const MAX_CAPTURE: usize = 18;
 
 /// The lower levels of a build, some of them copied into huge-page memory.
 pub struct Resident<'a> {
-    tables: &'a Tablebase,
+    tables: &'a Levels,
     copies: Vec<Option<(Encoding, Scratch)>>,
 }
 
 impl<'a> Resident<'a> {
-    /// The levels below `level` that `tables` holds, copying the ones a
-    /// capture reaches, nearest first, while their payloads fit in
+    /// The levels below Oware's `level` that `tables` holds, copying the
+    /// ones a capture reaches, nearest first, while their payloads fit in
     /// `budget` bytes.
-    pub fn new(tables: &'a Tablebase, level: usize, budget: u64) -> Resident<'a> {
+    pub fn new(tables: &'a Levels, level: usize, budget: u64) -> Resident<'a> {
         Resident::copying(tables, level, budget, MIN_COPY_BYTES)
     }
 
     /// [`Resident::new`] copying levels of at least `min_bytes` only.
     pub fn copying(
-        tables: &'a Tablebase,
+        tables: &'a Levels,
         level: usize,
+        budget: u64,
+        min_bytes: usize,
+    ) -> Resident<'a> {
+        // A capture takes at least two seeds.
+        let reach = level.saturating_sub(MAX_CAPTURE)..level.saturating_sub(1);
+        Resident::reaching(tables, level, reach, budget, min_bytes)
+    }
+
+    /// The levels below `level` that `tables` holds, copying those of
+    /// `reach` of at least `min_bytes` (the highest first) while their
+    /// payloads fit in `budget` bytes.
+    pub fn reaching(
+        tables: &'a Levels,
+        level: usize,
+        reach: Range<usize>,
         budget: u64,
         min_bytes: usize,
     ) -> Resident<'a> {
         let mut copies: Vec<Option<(Encoding, Scratch)>> = (0..level).map(|_| None).collect();
         let mut left = budget;
-        // A capture takes at least two seeds.
-        for lower in (level.saturating_sub(MAX_CAPTURE)..level.saturating_sub(1)).rev() {
+        for lower in reach.rev() {
             let Some(table) = tables.table(lower) else {
                 continue;
             };
@@ -68,6 +85,16 @@ impl<'a> Resident<'a> {
             copies[lower] = Some((table.header().encoding, copy));
         }
         Resident { tables, copies }
+    }
+
+    /// The payload of `level` (below the level being built): the copy, or
+    /// the map.
+    #[inline]
+    pub fn payload(&self, level: usize) -> &[u8] {
+        match &self.copies[level] {
+            Some((_, copy)) => copy,
+            None => self.tables.loaded(level).payload(),
+        }
     }
 
     /// Bytes held in copies.

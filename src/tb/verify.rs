@@ -4,10 +4,12 @@ use indicatif::ProgressBar;
 use rayon::prelude::*;
 use serde::Serialize;
 
-use super::build::{FixpointError, check_level, expected_value};
+use super::build::FixpointError;
 use super::builder::LevelStats;
-use super::file::TableError;
-use super::index::{MAX_SEEDS, level_size, rank, unrank};
+use super::file::{Encoding, TableError};
+use super::game::TableGame;
+use super::index::MAX_SEEDS;
+use super::levels::Levels;
 use super::tables::Tablebase;
 
 /// What went wrong verifying a level.
@@ -16,13 +18,14 @@ pub enum VerifyError {
     /// The file is missing, unreadable, corrupt or of other rules.
     #[error(transparent)]
     Table(#[from] TableError),
-    /// A value does not satisfy the fixpoint equations.
+    /// A value does not satisfy the fixpoint equations (Oware) or is not
+    /// what its children give (Mancala).
     #[error("{}: {error}", path.display())]
     Fixpoint {
         /// The table file.
         path: std::path::PathBuf,
         /// The equation that failed.
-        error: FixpointError,
+        error: Box<dyn std::error::Error + Send + Sync>,
     },
     /// Checking a level needs the levels below it.
     #[error("level {level} needs level {missing}, which is not built")]
@@ -39,30 +42,40 @@ pub fn present_levels(tb: &Tablebase) -> Vec<usize> {
     (0..=MAX_SEEDS).filter(|&l| tb.has_level(l)).collect()
 }
 
-/// Verifies one level: header (already checked on opening), checksum, and
-/// the fixpoint equations on every board or on `sample` boards picked
-/// deterministically.
+/// Verifies one level of Oware's tables (see [`verify_game_level`]).
 pub fn verify_level(
     tb: &Tablebase,
     level: usize,
     sample: Option<u64>,
     bar: &ProgressBar,
 ) -> Result<u64, VerifyError> {
-    let table = tb.require(level)?;
+    verify_game_level(&tb.variant(), tb.levels(), level, sample, bar)
+}
+
+/// Verifies one level of `game`'s tables: header (already checked on
+/// opening), checksum, and the re-check of every board against its
+/// children, or of `sample` boards picked deterministically. Returns the
+/// boards re-checked.
+pub fn verify_game_level<G: TableGame>(
+    game: &G,
+    levels: &Levels,
+    level: usize,
+    sample: Option<u64>,
+    bar: &ProgressBar,
+) -> Result<u64, VerifyError> {
+    let table = levels.require(level)?;
     table.verify_checksum()?;
-    if let Some(missing) = (0..level).find(|&l| !tb.has_level(l)) {
+    if let Some(missing) = (0..level).find(|&l| !levels.has_level(l)) {
         return Err(VerifyError::NeedsLower { level, missing });
     }
-    let variant = tb.variant();
-    let fail = |error| VerifyError::Fixpoint {
+    let fail = |error: FixpointError<G::Entry>| VerifyError::Fixpoint {
         path: table.path().to_path_buf(),
-        error,
+        error: Box::new(error),
     };
-    let values = |r: u64| tb.value_at(level, r);
-    let size = level_size(level);
+    let size = levels.rules().level_size(level);
     match sample {
         None => {
-            check_level(level, variant, tb, bar).map_err(fail)?;
+            game.check(level, levels, bar).map_err(fail)?;
             Ok(size)
         }
         Some(k) => {
@@ -70,20 +83,7 @@ pub fn verify_level(
             (0..k).into_par_iter().try_for_each(|i| {
                 // A fixed, well-spread sequence of ranks (golden-ratio step).
                 let r = (i.wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ (i >> 7)) % size;
-                let board = unrank(r, level);
-                let stored = values(r);
-                let expected =
-                    expected_value(&board, level, variant, &|b| values(rank(b, level)), tb);
-                if stored == expected {
-                    Ok(())
-                } else {
-                    Err(fail(FixpointError {
-                        level,
-                        board,
-                        stored,
-                        expected,
-                    }))
-                }
+                game.check_board(level, levels, r).map_err(fail)
             })?;
             Ok(k)
         }
@@ -97,9 +97,10 @@ pub struct LevelReport {
     pub seeds: usize,
     /// Boards in the level.
     pub boards: u64,
-    /// Exact boards (all of them for Awari).
+    /// Exact boards (all of them for Awari and Mancala).
     pub exact: u64,
-    /// gM (Abapa) or score (Awari) → boards, non-zero entries only.
+    /// gM (Abapa) or score (Awari, Mancala) → boards, non-zero entries
+    /// only.
     pub histogram: std::collections::BTreeMap<i32, u64>,
 }
 
@@ -126,22 +127,33 @@ impl LevelReport {
 /// first: a damaged level is an error naming its file (and saying how to
 /// replace it), never counted.
 pub fn stats(tb: &Tablebase) -> Result<Vec<LevelReport>, TableError> {
-    let awari = tb.variant() == crate::Variant::Awari;
-    present_levels(tb)
+    levels_stats(tb.levels())
+}
+
+/// [`stats`] of any game's levels.
+pub fn levels_stats(levels: &Levels) -> Result<Vec<LevelReport>, TableError> {
+    let rules = levels.rules();
+    let scores = rules.encoding() == Encoding::Score;
+    levels
+        .present()
         .into_iter()
         .map(|level| {
-            tb.require(level)?.verify_checksum()?;
-            let s = LevelStats::of(level, tb.variant(), |r| tb.value_at(level, r));
+            let table = levels.require(level)?;
+            table.verify_checksum()?;
+            let encoding = table.header().encoding;
+            let s = LevelStats::of(level, rules, |r| {
+                super::tables::decode(encoding, table.payload(), r)
+            });
             let histogram = s
                 .histogram
                 .iter()
                 .enumerate()
                 .filter(|&(_, &c)| c > 0)
-                .map(|(v, &c)| (if awari { v as i32 - 48 } else { v as i32 }, c))
+                .map(|(v, &c)| (if scores { v as i32 - 48 } else { v as i32 }, c))
                 .collect();
             Ok(LevelReport {
                 seeds: level,
-                boards: level_size(level),
+                boards: rules.level_size(level),
                 exact: s.exact,
                 histogram,
             })

@@ -1,0 +1,100 @@
+//! Oware's levels for the shared table code: each variant is a
+//! [`TableGame`] whose solver is the retrograde analysis of [`build`](super::build).
+
+use std::time::Instant;
+
+use indicatif::ProgressBar;
+use rayon::prelude::*;
+
+use super::build::{
+    FixpointError, WithLevel, check_level, expected_value, solve_level, working_memory,
+};
+use super::builder::{BuildError, Phases};
+use super::file::Encoding;
+use super::game::TableGame;
+use super::index::{rank, unrank};
+use super::levels::Levels;
+use super::resident::{Resident, copy_budget};
+use super::rules::TableRules;
+use super::scratch::Scratch;
+use super::value::Value;
+use crate::Variant;
+
+impl TableGame for Variant {
+    type Entry = Value;
+
+    fn rules(&self) -> TableRules {
+        TableRules::Oware(*self)
+    }
+
+    fn solve(
+        &self,
+        level: usize,
+        lower: &Levels,
+        bar: &ProgressBar,
+        phases: &mut Phases,
+    ) -> Result<Scratch, BuildError> {
+        let variant = *self;
+        // Seconds since the last call.
+        let mut lap = Instant::now();
+        let mut split = || {
+            let seconds = lap.elapsed().as_secs_f64();
+            lap = Instant::now();
+            seconds
+        };
+        let resident = Resident::new(lower, level, copy_budget(working_memory(level)));
+        phases.copy = split();
+        let solved = solve_level(level, variant, &resident, bar)
+            .map_err(|error| BuildError::Memory { level, error })?;
+        // The solver times its two passes itself.
+        split();
+        (phases.moves, phases.settle) = (solved.moves_seconds, solved.settle_seconds);
+        let values = solved.values;
+        let with_level = WithLevel {
+            lower: &resident,
+            level,
+            pairs: &values,
+        };
+        check_level(level, variant, &with_level, bar)?;
+        phases.check = split();
+        drop(resident);
+        if Encoding::for_variant(variant) == Encoding::ForcedPair {
+            return Ok(values);
+        }
+        // One score byte a board.
+        let mut scores = Scratch::zeroed(values.len() / 2)
+            .map_err(|error| BuildError::Memory { level, error })?;
+        scores
+            .par_chunks_mut(1 << 16)
+            .zip(values.par_chunks(2 << 16))
+            .for_each(|(out, pairs)| {
+                for (o, p) in out.iter_mut().zip(pairs.chunks_exact(2)) {
+                    *o = Value::new(p[0], p[1]).score() as u8;
+                }
+            });
+        phases.write = split();
+        Ok(scores)
+    }
+
+    fn check(&self, n: usize, levels: &Levels, bar: &ProgressBar) -> Result<(), FixpointError> {
+        check_level(n, *self, levels, bar)
+    }
+
+    fn check_board(&self, n: usize, levels: &Levels, r: u64) -> Result<(), FixpointError> {
+        use super::build::LowerLevels;
+        let board = unrank(r, n);
+        let stored = levels.value_at(n, r);
+        let same = |b: &[u8; 12]| levels.value_at(n, rank(b, n));
+        let expected = expected_value(&board, n, *self, &same, levels);
+        if stored == expected {
+            Ok(())
+        } else {
+            Err(FixpointError {
+                level: n,
+                board,
+                stored,
+                expected,
+            })
+        }
+    }
+}

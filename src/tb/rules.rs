@@ -1,0 +1,146 @@
+//! The rules a table file is built for: one of Oware's variants, or Arabic
+//! Mancala under one of its capture conventions.
+
+use std::fmt;
+
+use serde::{Deserialize, Serialize};
+
+use super::file::Encoding;
+use super::index;
+use crate::Variant;
+
+/// The rules a table holds values for, as its header records them.
+///
+/// A Mancala table does not depend on the start (every level is reached
+/// from every start that has that many seeds or more), so the header
+/// records the capture convention only; see the README.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(from = "Wire", into = "Wire")]
+pub enum TableRules {
+    /// Oware under a variant.
+    Oware(Variant),
+    /// Arabic Mancala (RULES.md §7): `empty_capture` as in
+    /// [`MancalaRules`](crate::mancala::MancalaRules).
+    Mancala {
+        /// A last seed in an empty house facing an empty one is stored.
+        empty_capture: bool,
+    },
+}
+
+/// The header's encoding of [`TableRules`]: Oware's variants keep the
+/// indices `Variant` had when it was the header's field, so that the files
+/// written before Mancala came stay byte for byte what they were.
+#[derive(Copy, Clone, Serialize, Deserialize)]
+enum Wire {
+    Abapa,
+    GrandSlamForbidden,
+    CaptureAndEnd,
+    Awari,
+    Mancala { empty_capture: bool },
+}
+
+impl From<Wire> for TableRules {
+    fn from(w: Wire) -> TableRules {
+        match w {
+            Wire::Abapa => TableRules::Oware(Variant::Abapa),
+            Wire::GrandSlamForbidden => TableRules::Oware(Variant::GrandSlamForbidden),
+            Wire::CaptureAndEnd => TableRules::Oware(Variant::CaptureAndEnd),
+            Wire::Awari => TableRules::Oware(Variant::Awari),
+            Wire::Mancala { empty_capture } => TableRules::Mancala { empty_capture },
+        }
+    }
+}
+
+impl From<TableRules> for Wire {
+    fn from(r: TableRules) -> Wire {
+        match r {
+            TableRules::Oware(Variant::Abapa) => Wire::Abapa,
+            TableRules::Oware(Variant::GrandSlamForbidden) => Wire::GrandSlamForbidden,
+            TableRules::Oware(Variant::CaptureAndEnd) => Wire::CaptureAndEnd,
+            TableRules::Oware(Variant::Awari) => Wire::Awari,
+            TableRules::Mancala { empty_capture } => Wire::Mancala { empty_capture },
+        }
+    }
+}
+
+impl From<Variant> for TableRules {
+    fn from(v: Variant) -> TableRules {
+        TableRules::Oware(v)
+    }
+}
+
+impl TableRules {
+    /// The name in file names and messages: the Oware variant's, or
+    /// `mancala` and `mancala-empty-capture`.
+    pub const fn name(self) -> &'static str {
+        match self {
+            TableRules::Oware(v) => v.name(),
+            TableRules::Mancala {
+                empty_capture: false,
+            } => "mancala",
+            TableRules::Mancala {
+                empty_capture: true,
+            } => "mancala-empty-capture",
+        }
+    }
+
+    /// The options of `oware build` for these rules.
+    pub fn build_flags(self) -> String {
+        match self {
+            TableRules::Oware(v) => format!("--rules {}", v.name()),
+            TableRules::Mancala {
+                empty_capture: false,
+            } => "--rules mancala".to_string(),
+            TableRules::Mancala {
+                empty_capture: true,
+            } => "--rules mancala --empty-capture".to_string(),
+        }
+    }
+
+    /// How a board's value is stored.
+    pub const fn encoding(self) -> Encoding {
+        match self {
+            TableRules::Oware(v) => Encoding::for_variant(v),
+            TableRules::Mancala { .. } => Encoding::Score,
+        }
+    }
+
+    /// Boards in level `n`: Oware's boards after a move (see
+    /// [`index`]), or every board of Mancala.
+    pub const fn level_size(self, n: usize) -> u64 {
+        match self {
+            TableRules::Oware(_) => index::level_size(n),
+            TableRules::Mancala { .. } => index::full_level_size(n),
+        }
+    }
+}
+
+impl fmt::Display for TableRules {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn oware_rules_encode_as_the_variant_did() {
+        let config = bincode::config::standard();
+        for v in Variant::ALL {
+            let old = bincode::serde::encode_to_vec(v, config).unwrap();
+            let new = bincode::serde::encode_to_vec(TableRules::Oware(v), config).unwrap();
+            assert_eq!(old, new, "{v}");
+        }
+        for empty_capture in [false, true] {
+            let rules = TableRules::Mancala { empty_capture };
+            let bytes = bincode::serde::encode_to_vec(rules, config).unwrap();
+            let (back, _): (TableRules, usize) =
+                bincode::serde::decode_from_slice(&bytes, config).unwrap();
+            assert_eq!(back, rules);
+            // No Oware variant reads it.
+            assert!(bincode::serde::decode_from_slice::<Variant, _>(&bytes, config).is_err());
+        }
+    }
+}
