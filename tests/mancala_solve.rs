@@ -7,8 +7,8 @@ use std::collections::HashMap;
 use std::sync::atomic::AtomicBool;
 
 use oware::Side;
-use oware::mancala::MancalaPosition;
 use oware::mancala::solve::{Board, Endgame, NoTables, Range, Solution, Solver, Table};
+use oware::mancala::{MancalaPosition, MancalaRules, MancalaTables};
 
 use common::Rng;
 
@@ -202,7 +202,7 @@ fn a_board_is_the_same_seen_from_either_side() {
         // Sowing agrees with the game's rules (stores aside).
         for mv in pos.legal_moves().iter() {
             let (next, sowing) = pos.play(*mv).unwrap();
-            let sown = board.sow(mv.house(), pos.empty_capture());
+            let sown = board.sow(mv.house(), board.seeds(), pos.empty_capture());
             assert_eq!(sown.again, sowing.another_go, "{pos} {mv}");
             let me = pos.side_to_move();
             let gain = (i32::from(next.store(me)) - i32::from(pos.store(me)))
@@ -214,4 +214,150 @@ fn a_board_is_the_same_seen_from_either_side() {
             assert_eq!(sown.board, Board::of(&next), "{pos} {mv}");
         }
     }
+}
+
+#[test]
+fn built_tables_give_the_searched_values() {
+    // The tables of `oware build --rules mancala`, levels 0..=8, for both
+    // conventions: lines closed there give what searching them out gives.
+    let mut rng = Rng(0x5eed_0005);
+    for empty_capture in [false, true] {
+        let rules = MancalaRules::new(4, empty_capture);
+        let tmp = tempfile::tempdir().unwrap();
+        oware::tb::build_levels(&rules, tmp.path(), 8, false, |_| {}).expect("build");
+        let tables = MancalaTables::open(tmp.path(), rules).unwrap();
+        assert_eq!(tables.level(), 8);
+        for i in 0..20 {
+            let pos = random_position(&mut rng, 12 + i % 6).with_empty_capture(empty_capture);
+            let searched = solve(&pos, true);
+            let closed = solve_with(&pos, &tables, true);
+            assert_eq!(closed.value, searched.value, "{pos}");
+            assert_eq!(closed.moves, searched.moves, "{pos}");
+        }
+        // A board within the tables is their value at once.
+        let pos = random_position(&mut rng, 8).with_empty_capture(empty_capture);
+        let me = pos.side_to_move();
+        let lead = i32::from(pos.store(me)) - i32::from(pos.store(me.opponent()));
+        let v = lead + i32::from(tables.probe(&pos).unwrap());
+        assert_eq!(solve_with(&pos, &tables, false).value, Range::exact(v));
+        assert_eq!(solve(&pos, false).value, Range::exact(v), "{pos}");
+    }
+}
+
+#[test]
+fn the_command_line_solves_a_small_position() {
+    let mut memo = HashMap::new();
+    let mut rng = Rng(0x5eed_0006);
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path().to_str().unwrap();
+    common::stdout(&[
+        "build",
+        "--rules",
+        "mancala",
+        "--max-seeds",
+        "6",
+        "--dir",
+        dir,
+        "--quiet",
+    ]);
+    for _ in 0..4 {
+        let pos = random_position(&mut rng, 14).with_empty_capture(false);
+        let text = pos.to_string();
+        let expected = minimax(&pos, &mut memo);
+        for extra in [&[][..], &["--db", dir][..]] {
+            let mut args = vec!["solve", "--rules", "mancala", "--position", &text, "--json"];
+            args.extend_from_slice(extra);
+            let v: serde_json::Value = serde_json::from_str(&common::stdout(&args)).unwrap();
+            assert_eq!(v["value"], expected, "{text} {extra:?}");
+            assert_eq!(v["lower"], v["upper"]);
+            assert_eq!(v["solved"], true);
+            assert_eq!(v["to_move"], pos.side_to_move().letter().to_string());
+            let moves = v["moves"].as_array().unwrap();
+            assert_eq!(moves.len(), pos.legal_moves().len());
+            let best = moves.iter().map(|m| m["value"].as_i64().unwrap()).max();
+            assert_eq!(best, Some(i64::from(expected)));
+            for m in moves {
+                let mv =
+                    oware::Move::from_letter(m["move"].as_str().unwrap().chars().next().unwrap());
+                let (next, sowing) = pos.play(mv.unwrap()).unwrap();
+                assert_eq!(m["another_go"], sowing.another_go);
+                let after = minimax(&next, &mut memo);
+                let after = if next.side_to_move() == pos.side_to_move() {
+                    after
+                } else {
+                    -after
+                };
+                assert_eq!(m["value"], after, "{text} {m}");
+            }
+        }
+    }
+    // The 3-seed start's value alone, through the tables.
+    let v: serde_json::Value = serde_json::from_str(&common::stdout(&[
+        "solve",
+        "--rules",
+        "mancala",
+        "--db",
+        dir,
+        "--value-only",
+        "--json",
+        "--position",
+        "1-0-2-0-1-3-0-1-1-2-0-1-9-15-S",
+    ]))
+    .unwrap();
+    let pos: MancalaPosition = "1-0-2-0-1-3-0-1-1-2-0-1-9-15-S".parse().unwrap();
+    assert_eq!(v["value"], minimax(&pos, &mut memo));
+    assert_eq!(v["moves"].as_array().unwrap().len(), 0);
+}
+
+#[test]
+fn bad_solve_input_is_one_line() {
+    common::fails(&["solve"], "mancala only");
+    common::fails(&["solve", "--rules", "awari"], "mancala only");
+    common::fails(
+        &["solve", "--rules", "mancala", "--position", "1-2-3"],
+        "bad position",
+    );
+    common::fails(
+        &["solve", "--rules", "mancala", "--db", "/nonexistent/tables"],
+        "no such folder",
+    );
+    common::fails(
+        &["solve", "--rules", "mancala", "--max-time=-1"],
+        "--max-time",
+    );
+    common::fails(
+        &["solve", "--rules", "mancala", "--max-time", "nan"],
+        "--max-time",
+    );
+    common::fails(
+        &["solve", "--rules", "mancala", "--start-seeds", "6"],
+        "3, 4, 5 or 7",
+    );
+    common::fails(&["solve", "--rules", "mancala", "--hash", "0"], "--hash");
+    // Tables of the other convention are refused, not misread.
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path().to_str().unwrap();
+    common::stdout(&[
+        "build",
+        "--rules",
+        "mancala",
+        "--max-seeds",
+        "3",
+        "--dir",
+        dir,
+        "--quiet",
+    ]);
+    common::fails(
+        &[
+            "solve",
+            "--rules",
+            "mancala",
+            "--empty-capture",
+            "--db",
+            dir,
+            "--position",
+            "0-0-0-0-2-1-0-0-0-1-1-0-10-9-N",
+        ],
+        "no Mancala tables of the empty-capture",
+    );
 }

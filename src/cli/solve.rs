@@ -12,7 +12,7 @@ use serde_json::{Value, json};
 
 use oware::Side;
 use oware::mancala::solve::{Endgame, NoTables, Progress, Range, Solution, Solver, Table};
-use oware::mancala::{MancalaPosition, MancalaRules};
+use oware::mancala::{MancalaPosition, MancalaRules, MancalaTables};
 
 use super::common::{Choice, RulesArgs, thread_pool};
 use super::output;
@@ -32,6 +32,9 @@ pub struct SolveArgs {
     /// reaching its levels close there.
     #[arg(long)]
     db: Option<PathBuf>,
+    /// The largest table level used (seeds on the board).
+    #[arg(long, default_value_t = 48, value_parser = clap::value_parser!(u64).range(0..=48))]
+    tb_limit: u64,
     /// Transposition table size in MiB (1..=65536).
     #[arg(long, default_value_t = 256, value_parser = clap::value_parser!(u64).range(1..=65536))]
     hash: u64,
@@ -75,10 +78,30 @@ pub fn run(args: SolveArgs) -> Result<()> {
     match &args.db {
         None => solve_with(&args, rules, &pos, &NoTables, None, &pool),
         Some(dir) => {
-            if !dir.is_dir() {
-                bail!("table folder {} not found", dir.display());
+            let tables = MancalaTables::open_for_search(dir, rules, args.tb_limit as usize)
+                .context("cannot open the tables")?;
+            for rejected in tables.rejected() {
+                output::note(format_args!("warning: table left closed: {rejected}"));
             }
-            bail!("Mancala endgame tables are not available yet")
+            let level = tables.level();
+            if tables.complete_up_to().is_none() {
+                bail!(
+                    "{}: no Mancala tables of the {} convention (`oware build --rules mancala{} --dir {}` makes them)",
+                    dir.display(),
+                    rules.capture_name(),
+                    if rules.empty_capture {
+                        " --empty-capture"
+                    } else {
+                        ""
+                    },
+                    dir.display()
+                );
+            }
+            let describe = format!("levels 0..={level} ({})", rules.capture_name());
+            if !args.quiet {
+                output::note(format_args!("tables: {describe}"));
+            }
+            solve_with(&args, rules, &pos, &tables, Some(describe), &pool)
         }
     }
 }

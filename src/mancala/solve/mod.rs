@@ -12,13 +12,15 @@
 //! move: its value is added, not negated.
 
 mod board;
+mod endgame;
 mod mtdf;
 mod root;
 mod search;
 mod tt;
 
 pub use board::{Board, Sown};
+pub use endgame::{Endgame, NoTables};
 pub use mtdf::{Range, estimate, mtdf};
 pub use root::{MoveValue, Progress, Solution, Solver};
-pub use search::{ETC_ABOVE, Endgame, NoTables, Searcher};
+pub use search::{ETC_ABOVE, Searcher};
 pub use tt::{Bounds, Table};

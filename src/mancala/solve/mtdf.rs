@@ -2,7 +2,8 @@
 //! each starting from the bounds the table keeps from the ones before.
 
 use super::board::Board;
-use super::search::{Endgame, Searcher};
+use super::endgame::Endgame;
+use super::search::Searcher;
 
 /// Bounds on a value, exact when they meet.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -105,7 +106,7 @@ pub fn estimate(board: Board, depth: u32, empty_capture: bool) -> i32 {
         let mut houses: Vec<usize> = (0..6).rev().filter(|h| legal & (1 << h) != 0).collect();
         houses.sort_by_key(|&h| !board.gives_another_go(h));
         for h in houses {
-            let sown = board.sow(h, empty_capture);
+            let sown = board.sow(h, board.seeds(), empty_capture);
             let d = i32::from(sown.gain);
             let v = if sown.again {
                 d + go(sown.board, depth - 1, alpha - d, beta - d, empty_capture)

@@ -8,8 +8,9 @@ use std::time::{Duration, Instant};
 use rayon::prelude::*;
 
 use super::board::Board;
+use super::endgame::Endgame;
 use super::mtdf::{Range, estimate, mtdf};
-use super::search::{ETC_ABOVE, Endgame, Searcher};
+use super::search::{ETC_ABOVE, Searcher};
 use super::tt::Table;
 use crate::Move;
 use crate::mancala::MancalaPosition;
@@ -139,7 +140,7 @@ impl<'a, E: Endgame> Solver<'a, E> {
             .par_iter()
             .map(|&h| {
                 let mv = Move::of(me, h);
-                let sown = board.sow(h, empty);
+                let sown = board.sow(h, board.seeds(), empty);
                 let d = i32::from(sown.gain);
                 let mut searcher = self.searcher(empty);
                 let value = match searcher.closed(&sown) {

@@ -5,34 +5,8 @@
 use std::sync::atomic::{AtomicBool, Ordering};
 
 use super::board::{Board, Sown};
+use super::endgame::Endgame;
 use super::tt::{Bounds, Table};
-
-/// Exact values known without search: endgame tables, or nothing.
-pub trait Endgame: Sync {
-    /// Every board with at most this many seeds has a value here (0: none).
-    fn level(&self) -> u8;
-
-    /// The value for the side to move of `board` (at most [`level`] seeds,
-    /// game not over): the seeds it gains from the board less the seeds
-    /// its opponent gains, under perfect play.
-    ///
-    /// [`level`]: Endgame::level
-    fn value(&self, board: Board) -> i8;
-}
-
-/// No tables: every line is searched to its end.
-#[derive(Copy, Clone, Debug, Default)]
-pub struct NoTables;
-
-impl Endgame for NoTables {
-    fn level(&self) -> u8 {
-        0
-    }
-
-    fn value(&self, _: Board) -> i8 {
-        unreachable!("no board is closed without tables")
-    }
-}
 
 /// Enhanced transposition cutoffs run at boards with more seeds than the
 /// tables' level plus this: probing every child is worth its cost only far
@@ -119,7 +93,7 @@ impl<'a, E: Endgame> Searcher<'a, E> {
         if board.is_over() {
             return Some(d);
         }
-        if i32::from(board.seeds()) > self.level {
+        if i32::from(sown.seeds) > self.level {
             return None;
         }
         let v = i32::from(self.endgame.value(board));
@@ -229,6 +203,7 @@ impl<'a, E: Endgame> Searcher<'a, E> {
             sown: Sown {
                 board,
                 gain: 0,
+                seeds: 0,
                 again: false,
             },
             lower: 0,
@@ -242,12 +217,12 @@ impl<'a, E: Endgame> Searcher<'a, E> {
             if legal & (1 << h) == 0 {
                 continue;
             }
-            let sown = board.sow(usize::from(h), self.empty_capture);
+            let sown = board.sow(usize::from(h), n as u8, self.empty_capture);
             let d = i32::from(sown.gain);
             let (lower, upper) = match self.closed(&sown) {
                 Some(v) => (v, v),
                 None => {
-                    let m = i32::from(sown.board.seeds());
+                    let m = i32::from(sown.seeds);
                     let (cl, cu) = probe_children
                         .then(|| self.table.probe(sown.board))
                         .flatten()
