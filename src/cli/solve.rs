@@ -48,6 +48,10 @@ pub struct SolveArgs {
     /// Stop after this many seconds and print the bounds reached.
     #[arg(long, value_name = "SECS")]
     max_time: Option<f64>,
+    /// Enhanced transposition cutoffs at boards with more seeds than the
+    /// tables' level plus this (tuning).
+    #[arg(long, hide = true, default_value_t = oware::mancala::solve::ETC_ABOVE)]
+    etc_above: u8,
     /// No progress lines on standard error.
     #[arg(long)]
     quiet: bool,
@@ -139,7 +143,7 @@ fn solve_with<E: Endgame>(
             p.elapsed.as_secs_f64()
         ));
     };
-    let solver = Solver::new(&table, endgame, &stop);
+    let solver = Solver::new(&table, endgame, &stop).with_etc_above(args.etc_above);
     let solution = pool.install(|| solver.solve(pos, !args.value_only, &progress));
     if args.json {
         output::line(solution_json(pos, rules, &solution, tables.as_deref()));

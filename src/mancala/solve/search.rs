@@ -211,15 +211,29 @@ impl<'a, E: Endgame> Searcher<'a, E> {
             order: 0,
         }; 6];
         let mut count = 0;
-        let probe_children = n > self.level + i32::from(self.etc_above);
         let legal = board.legal_houses();
         for h in 0..6u8 {
-            if legal & (1 << h) == 0 {
-                continue;
+            if legal & (1 << h) != 0 {
+                let sown = board.sow(usize::from(h), n as u8, self.empty_capture);
+                children[count].house = h;
+                children[count].sown = sown;
+                count += 1;
             }
-            let sown = board.sow(usize::from(h), n as u8, self.empty_capture);
+        }
+        // Far from the leaves every child's bounds are looked up: the
+        // loads start together.
+        let probe_children = n > self.level + i32::from(self.etc_above);
+        if probe_children {
+            for child in &children[..count] {
+                if !child.sown.board.is_over() {
+                    self.table.prefetch(child.sown.board);
+                }
+            }
+        }
+        for child in &mut children[..count] {
+            let sown = child.sown;
             let d = i32::from(sown.gain);
-            let (lower, upper) = match self.closed(&sown) {
+            (child.lower, child.upper) = match self.closed(&sown) {
                 Some(v) => (v, v),
                 None => {
                     let m = i32::from(sown.seeds);
@@ -234,21 +248,14 @@ impl<'a, E: Endgame> Searcher<'a, E> {
                     }
                 }
             };
-            let order = if hint == Some(h) {
+            let h = child.house;
+            child.order = if hint == Some(h) {
                 1 << 20
             } else if sown.again {
                 (1 << 16) + i32::from(h)
             } else {
                 (d << 4) + i32::from(h)
             };
-            children[count] = Child {
-                house: h,
-                sown,
-                lower,
-                upper,
-                order,
-            };
-            count += 1;
         }
         (children, count)
     }

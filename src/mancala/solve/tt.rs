@@ -11,6 +11,7 @@
 use std::sync::atomic::{AtomicU64, Ordering};
 
 use super::board::Board;
+use crate::tb::prefetch::prefetch;
 
 /// Entries a bucket holds (one cache line).
 const WAYS: usize = 4;
@@ -92,6 +93,12 @@ impl Table {
         // A table of one bucket shifts by 64: every board goes to bucket 0.
         let index = h.checked_shr(self.shift).unwrap_or(0) as usize;
         &self.buckets[index]
+    }
+
+    /// Starts loading the bucket of `board` into the caches.
+    #[inline]
+    pub fn prefetch(&self, board: Board) {
+        prefetch(self.bucket(key(board)));
     }
 
     /// The bounds stored for `board`, if any.
