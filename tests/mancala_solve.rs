@@ -4,10 +4,9 @@
 mod common;
 
 use std::collections::HashMap;
-use std::sync::atomic::AtomicBool;
 
 use oware::Side;
-use oware::mancala::solve::{Board, Endgame, NoTables, Range, Solution, Solver, Table};
+use oware::mancala::solve::{Board, Control, Endgame, NoTables, Range, Solution, Solver, Table};
 use oware::mancala::{MancalaPosition, MancalaRules, MancalaTables};
 
 use common::Rng;
@@ -76,8 +75,8 @@ fn random_position(rng: &mut Rng, seeds: usize) -> MancalaPosition {
 
 fn solve_with<E: Endgame>(pos: &MancalaPosition, endgame: &E, each_move: bool) -> Solution {
     let table = Table::new(1);
-    let stop = AtomicBool::new(false);
-    let solver = Solver::new(&table, endgame, &stop);
+    let control = Control::new();
+    let solver = Solver::new(&table, endgame, &control);
     solver.solve(pos, each_move, &|_| {})
 }
 

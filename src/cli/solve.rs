@@ -3,15 +3,14 @@
 
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::{Arc, Mutex};
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use anyhow::{Context, Result, bail};
 use clap::Args;
 use serde_json::{Value, json};
 
 use oware::Side;
-use oware::mancala::solve::{Endgame, NoTables, Progress, Range, Solution, Solver, Table};
+use oware::mancala::solve::{Control, Endgame, NoTables, Progress, Range, Solution, Solver, Table};
 use oware::mancala::{MancalaPosition, MancalaRules, MancalaTables};
 
 use super::common::{Choice, RulesArgs, thread_pool};
@@ -19,6 +18,8 @@ use super::output;
 
 /// Progress lines start after this long (short solves print none).
 const QUIET_FOR: Duration = Duration::from_secs(2);
+/// A long solve says how many boards it has searched this often.
+const HEARTBEAT: Duration = Duration::from_secs(60);
 
 /// Arguments of `oware solve`.
 #[derive(Args)]
@@ -119,22 +120,14 @@ fn solve_with<E: Endgame>(
     pool: &rayon::ThreadPool,
 ) -> Result<()> {
     let table = Table::new(args.hash as usize);
-    let stop = Arc::new(AtomicBool::new(false));
-    if let Some(secs) = args.max_time {
-        let stop = Arc::clone(&stop);
-        std::thread::spawn(move || {
-            std::thread::sleep(Duration::from_secs_f64(secs));
-            stop.store(true, Ordering::Relaxed);
-        });
-    }
+    let control = Control::new();
     let me = pos.side_to_move();
     let quiet = args.quiet;
-    let last = Mutex::new(Duration::ZERO);
+    let started = Instant::now();
     let progress = |p: Progress| {
         if quiet || p.elapsed < QUIET_FOR {
             return;
         }
-        *last.lock().expect("no panics while reporting") = p.elapsed;
         let what = p.mv.map_or("position".to_string(), |m| format!("move {m}"));
         output::note(format_args!(
             "{what}: {} ({} nodes, {:.1} s)",
@@ -143,8 +136,36 @@ fn solve_with<E: Endgame>(
             p.elapsed.as_secs_f64()
         ));
     };
-    let solver = Solver::new(&table, endgame, &stop).with_etc_above(args.etc_above);
-    let solution = pool.install(|| solver.solve(pos, !args.value_only, &progress));
+    let solver = Solver::new(&table, endgame, &control).with_etc_above(args.etc_above);
+    let done = AtomicBool::new(false);
+    let solution = std::thread::scope(|scope| {
+        // The watcher: stops the solve at --max-time and says how far a
+        // long one has got.
+        scope.spawn(|| {
+            let deadline = args.max_time.map(Duration::from_secs_f64);
+            let mut next_note = HEARTBEAT;
+            while !done.load(Ordering::Relaxed) {
+                std::thread::sleep(Duration::from_millis(50));
+                let elapsed = started.elapsed();
+                if deadline.is_some_and(|d| elapsed >= d) {
+                    control.stop();
+                }
+                if elapsed >= next_note {
+                    next_note += HEARTBEAT;
+                    if !quiet {
+                        output::note(format_args!(
+                            "searching: {} nodes, {:.0} s",
+                            control.nodes(),
+                            elapsed.as_secs_f64()
+                        ));
+                    }
+                }
+            }
+        });
+        let solution = pool.install(|| solver.solve(pos, !args.value_only, &progress));
+        done.store(true, Ordering::Relaxed);
+        solution
+    });
     if args.json {
         output::line(solution_json(pos, rules, &solution, tables.as_deref()));
         return Ok(());

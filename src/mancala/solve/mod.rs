@@ -12,6 +12,7 @@
 //! move: its value is added, not negated.
 
 mod board;
+mod control;
 mod endgame;
 mod mtdf;
 mod root;
@@ -19,6 +20,7 @@ mod search;
 mod tt;
 
 pub use board::{Board, Sown};
+pub use control::Control;
 pub use endgame::{Endgame, NoTables};
 pub use mtdf::{Range, estimate, mtdf};
 pub use root::{MoveValue, Progress, Solution, Solver};

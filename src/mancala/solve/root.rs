@@ -2,12 +2,12 @@
 //! shared table) and of the position, or of the position alone.
 
 use std::sync::Mutex;
-use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
 
 use rayon::prelude::*;
 
 use super::board::Board;
+use super::control::Control;
 use super::endgame::Endgame;
 use super::mtdf::{Range, estimate, mtdf};
 use super::search::{ETC_ABOVE, Searcher};
@@ -67,20 +67,21 @@ pub struct Solver<'a, E: Endgame> {
     table: &'a Table,
     endgame: &'a E,
     etc_above: u8,
-    stop: &'a AtomicBool,
+    control: &'a Control,
 }
 
 impl<'a, E: Endgame> Solver<'a, E> {
-    /// A solver over `table`, closing lines with `endgame`; it stops soon
-    /// after `stop` is set. Parallel work runs on the current rayon pool.
+    /// A solver over `table`, closing lines with `endgame`; it counts its
+    /// boards into `control` and stops soon after a stop is asked there.
+    /// Parallel work runs on the current rayon pool.
     /// The table and the endgame tables must serve the capture convention
     /// of the positions solved.
-    pub fn new(table: &'a Table, endgame: &'a E, stop: &'a AtomicBool) -> Solver<'a, E> {
+    pub fn new(table: &'a Table, endgame: &'a E, control: &'a Control) -> Solver<'a, E> {
         Solver {
             table,
             endgame,
             etc_above: ETC_ABOVE,
-            stop,
+            control,
         }
     }
 
@@ -187,7 +188,7 @@ impl<'a, E: Endgame> Solver<'a, E> {
     }
 
     fn searcher(&self, empty_capture: bool) -> Searcher<'a, E> {
-        Searcher::new(self.table, self.endgame, empty_capture, self.stop)
+        Searcher::new(self.table, self.endgame, empty_capture, self.control)
             .with_etc_above(self.etc_above)
     }
 

@@ -2,9 +2,8 @@
 //! the transposition table of bounds, enhanced transposition cutoffs,
 //! futility bounds from the seeds left, and endgame tables closing lines.
 
-use std::sync::atomic::{AtomicBool, Ordering};
-
 use super::board::{Board, Sown};
+use super::control::{CHECK_EVERY, Control};
 use super::endgame::Endgame;
 use super::tt::{Bounds, Table};
 
@@ -30,7 +29,7 @@ pub struct Searcher<'a, E: Endgame> {
     empty_capture: bool,
     etc_above: u8,
     level: i32,
-    stop: &'a AtomicBool,
+    control: &'a Control,
     nodes: u64,
     aborted: bool,
 }
@@ -38,12 +37,13 @@ pub struct Searcher<'a, E: Endgame> {
 impl<'a, E: Endgame> Searcher<'a, E> {
     /// A searcher over `table` (which must only ever hold boards of one
     /// capture convention), closing lines with `endgame`, sowing with
-    /// `empty_capture` or not; it gives up soon after `stop` is set.
+    /// `empty_capture` or not; it counts its boards into `control` and
+    /// gives up soon after a stop is asked there.
     pub fn new(
         table: &'a Table,
         endgame: &'a E,
         empty_capture: bool,
-        stop: &'a AtomicBool,
+        control: &'a Control,
     ) -> Searcher<'a, E> {
         Searcher {
             table,
@@ -51,7 +51,7 @@ impl<'a, E: Endgame> Searcher<'a, E> {
             empty_capture,
             etc_above: ETC_ABOVE,
             level: i32::from(endgame.level()),
-            stop,
+            control,
             nodes: 0,
             aborted: false,
         }
@@ -62,7 +62,7 @@ impl<'a, E: Endgame> Searcher<'a, E> {
         self.nodes
     }
 
-    /// The search gave up (the stop flag was set): the last result is
+    /// The search gave up (a stop was asked): the last result is
     /// meaningless.
     pub const fn aborted(&self) -> bool {
         self.aborted
@@ -106,8 +106,9 @@ impl<'a, E: Endgame> Searcher<'a, E> {
     pub fn value(&mut self, board: Board, mut alpha: i32, mut beta: i32) -> i32 {
         debug_assert!(!board.is_over());
         self.nodes += 1;
-        if self.nodes & 0xffff == 0 && self.stop.load(Ordering::Relaxed) {
-            self.aborted = true;
+        if self.nodes % CHECK_EVERY == 0 {
+            self.control.add_nodes(CHECK_EVERY);
+            self.aborted |= self.control.stopped();
         }
         if self.aborted {
             return 0;
