@@ -360,3 +360,47 @@ fn bad_solve_input_is_one_line() {
         "no Mancala tables of the empty-capture",
     );
 }
+
+/// The value of a start by search alone (no tables), with a larger table.
+fn solve_start(seeds: u8, empty_capture: bool, each_move: bool) -> Solution {
+    let pos = MancalaRules::new(seeds, empty_capture).start();
+    let table = Table::new(1024);
+    let control = Control::new();
+    Solver::new(&table, &NoTables, &control).solve(&pos, each_move, &|_| {})
+}
+
+#[test]
+#[ignore = "about a minute in release: cargo test --release --test mancala_solve -- --ignored"]
+fn kalah_with_four_seeds_is_a_win_by_ten_under_the_empty_capture() {
+    // Irving, Donkers and Uiterwijk (2000) under the empty capture.
+    assert_eq!(solve_start(4, true, false).value, Range::exact(10));
+}
+
+#[test]
+#[ignore = "a few minutes in release: cargo test --release --test mancala_solve -- --ignored"]
+fn kalah_with_four_seeds_is_a_win_by_eight_under_our_capture() {
+    // Rawlings (2015) for Kalah's standard rules, which are §7's.
+    assert_eq!(solve_start(4, false, false).value, Range::exact(8));
+}
+
+#[test]
+#[ignore = "seconds in release: cargo test --release --test mancala_solve -- --ignored"]
+fn the_three_seed_start_is_the_best_of_its_first_moves() {
+    let alone = solve_start(3, false, false);
+    let each = solve_start(3, false, true);
+    assert_eq!(alone.value, each.value);
+    assert!(alone.value.value().is_some());
+    let best = each.moves.iter().map(|m| m.value.lower).max();
+    assert_eq!(best, alone.value.value());
+    // Each first move's value is the value of the position after it.
+    let start = MancalaPosition::start(3);
+    for m in &each.moves {
+        let (next, sowing) = start.play(m.mv).unwrap();
+        let table = Table::new(256);
+        let control = Control::new();
+        let after = Solver::new(&table, &NoTables, &control).solve(&next, false, &|_| {});
+        let v = after.value.value().unwrap();
+        let v = if sowing.another_go { v } else { -v };
+        assert_eq!(m.value, Range::exact(v), "{}", m.mv);
+    }
+}

@@ -106,7 +106,7 @@ impl<'a, E: Endgame> Searcher<'a, E> {
     pub fn value(&mut self, board: Board, mut alpha: i32, mut beta: i32) -> i32 {
         debug_assert!(!board.is_over());
         self.nodes += 1;
-        if self.nodes % CHECK_EVERY == 0 {
+        if self.nodes.is_multiple_of(CHECK_EVERY) {
             self.control.add_nodes(CHECK_EVERY);
             self.aborted |= self.control.stopped();
         }
