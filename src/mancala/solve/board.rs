@@ -87,7 +87,14 @@ impl Board {
     /// once, §7.5 b).
     #[inline]
     pub fn is_over(self) -> bool {
-        terminal_word(self.0).is_some()
+        self.final_value().is_some()
+    }
+
+    /// The value of a board whose game is over (the seeds left go to their
+    /// row's owner), `None` while both rows hold seeds.
+    #[inline]
+    pub fn final_value(self) -> Option<i8> {
+        terminal_word(self.0)
     }
 
     /// The houses (a bit each) the mover may sow.

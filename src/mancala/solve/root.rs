@@ -1,7 +1,6 @@
 //! Solving a position: the value of each first move (in parallel over a
 //! shared table) and of the position, or of the position alone.
 
-use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
 use rayon::prelude::*;
@@ -108,7 +107,7 @@ impl<'a, E: Endgame> Solver<'a, E> {
         let empty = pos.empty_capture();
         if board.is_over() {
             return Solution {
-                value: Range::exact(lead + Self::sweep(board)),
+                value: Range::exact(lead + board.final_value().map_or(0, i32::from)),
                 moves: vec![],
                 nodes: 0,
                 elapsed: started.elapsed(),
@@ -135,73 +134,77 @@ impl<'a, E: Endgame> Solver<'a, E> {
                 stopped,
             };
         }
-        let nodes = Mutex::new(0u64);
         let houses: Vec<usize> = (0..6).filter(|&h| board.house(h) > 0).collect();
-        let moves: Vec<(MoveValue, bool)> = houses
+        let moves: Vec<(MoveValue, u64, bool)> = houses
             .par_iter()
-            .map(|&h| {
-                let mv = Move::of(me, h);
-                let sown = board.sow(h, board.seeds(), empty);
-                let d = i32::from(sown.gain);
-                let mut searcher = self.searcher(empty);
-                let value = match searcher.closed(&sown) {
-                    Some(v) => Range::exact(v),
-                    None => {
-                        let guess = estimate(sown.board, GUESS_DEPTH, empty);
-                        let guess = if sown.again { guess } else { -guess };
-                        let to_root = |r: Range| {
-                            if sown.again {
-                                r.plus(d)
-                            } else {
-                                r.from_opponent(d)
-                            }
-                        };
-                        let range = mtdf(&mut searcher, sown.board, guess, |r, nodes| {
-                            progress(Progress {
-                                mv: Some(mv),
-                                value: to_root(r).plus(lead),
-                                nodes,
-                                elapsed: started.elapsed(),
-                            })
-                        });
-                        to_root(range)
-                    }
-                };
-                *nodes.lock().expect("no panics while counting") += searcher.nodes();
-                let value = value.plus(lead);
-                let again = sown.again;
-                (MoveValue { mv, again, value }, searcher.aborted())
-            })
+            .map(|&h| self.first_move(pos, h, started, progress))
             .collect();
         let value = moves
             .iter()
-            .map(|(m, _)| m.value)
+            .map(|(m, ..)| m.value)
             .reduce(Range::max)
             .expect("a position not over has a move");
         Solution {
             value,
-            stopped: moves.iter().any(|&(_, stopped)| stopped),
-            moves: moves.into_iter().map(|(m, _)| m).collect(),
-            nodes: nodes.into_inner().expect("no panics while counting"),
+            stopped: moves.iter().any(|&(.., stopped)| stopped),
+            nodes: moves.iter().map(|&(_, nodes, _)| nodes).sum(),
+            moves: moves.into_iter().map(|(m, ..)| m).collect(),
             elapsed: started.elapsed(),
         }
+    }
+
+    /// The value of `pos`'s move from house `h` (stores included), the
+    /// boards it took, and whether the solve was stopped.
+    fn first_move(
+        &self,
+        pos: &MancalaPosition,
+        h: usize,
+        started: Instant,
+        progress: &(dyn Fn(Progress) + Sync),
+    ) -> (MoveValue, u64, bool) {
+        let me = pos.side_to_move();
+        let lead = i32::from(pos.store(me)) - i32::from(pos.store(me.opponent()));
+        let board = Board::of(pos);
+        let empty = pos.empty_capture();
+        let mv = Move::of(me, h);
+        let sown = board.sow(h, board.seeds(), empty);
+        let d = i32::from(sown.gain);
+        // The child's value as the root mover's, after this move.
+        let to_root = |r: Range| {
+            if sown.again {
+                r.plus(d)
+            } else {
+                r.from_opponent(d)
+            }
+        };
+        let mut searcher = self.searcher(empty);
+        let value = match searcher.closed(&sown) {
+            Some(v) => Range::exact(v),
+            None => {
+                let guess = estimate(sown.board, GUESS_DEPTH, empty);
+                let guess = if sown.again { guess } else { -guess };
+                let range = mtdf(&mut searcher, sown.board, guess, |r, nodes| {
+                    progress(Progress {
+                        mv: Some(mv),
+                        value: to_root(r).plus(lead),
+                        nodes,
+                        elapsed: started.elapsed(),
+                    })
+                });
+                to_root(range)
+            }
+        };
+        let again = sown.again;
+        let value = value.plus(lead);
+        (
+            MoveValue { mv, again, value },
+            searcher.nodes(),
+            searcher.aborted(),
+        )
     }
 
     fn searcher(&self, empty_capture: bool) -> Searcher<'a, E> {
         Searcher::new(self.table, self.endgame, empty_capture, self.control)
             .with_etc_above(self.etc_above)
-    }
-
-    /// The value of a board whose game is over: a one-row board goes to
-    /// its row's owner.
-    fn sweep(board: Board) -> i32 {
-        let pits = board.pits();
-        let mine: i32 = pits[..6].iter().map(|&s| i32::from(s)).sum();
-        let theirs: i32 = pits[6..].iter().map(|&s| i32::from(s)).sum();
-        if mine == 0 || theirs == 0 {
-            mine - theirs
-        } else {
-            0
-        }
     }
 }
