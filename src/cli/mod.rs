@@ -12,6 +12,7 @@ mod perft;
 mod probe;
 mod serve;
 mod show;
+mod solve;
 mod stats;
 mod tables;
 mod uci;
@@ -53,6 +54,8 @@ enum Command {
     Verify(verify::VerifyArgs),
     /// Per-level statistics of the tables.
     Stats(stats::StatsArgs),
+    /// The exact value of a Mancala position and of each first move.
+    Solve(solve::SolveArgs),
     /// Search a position and print the best move.
     Bestmove(bestmove::SearchArgs),
     /// A score and principal variation for every legal move.
@@ -86,6 +89,7 @@ impl Cli {
             Some(Command::Probe(args)) => probe::run(args),
             Some(Command::Verify(args)) => verify::run(args),
             Some(Command::Stats(args)) => stats::run(args),
+            Some(Command::Solve(args)) => solve::run(args),
             Some(Command::Bestmove(args)) => bestmove::run(args),
             Some(Command::Analyze(args)) => analyze::run(args),
             Some(Command::Bench(args)) => bench::run(args),

@@ -14,6 +14,7 @@ pub mod probe;
 pub mod report;
 mod rules;
 pub mod search;
+pub mod solve;
 pub mod tables;
 
 pub use eval::MancalaParams;

@@ -1,0 +1,277 @@
+//! `oware solve`: the exact value of a Mancala position and of each of its
+//! first moves, by proof search (and the endgame tables when given).
+
+use std::path::PathBuf;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::{Duration, Instant};
+
+use anyhow::{Context, Result, bail};
+use clap::Args;
+use serde_json::{Value, json};
+
+use oware::Side;
+use oware::mancala::solve::{Control, Endgame, NoTables, Progress, Range, Solution, Solver, Table};
+use oware::mancala::{MancalaPosition, MancalaRules, MancalaTables};
+
+use super::common::{Choice, RulesArgs, thread_pool};
+use super::output;
+
+/// Progress lines start after this long (short solves print none).
+const QUIET_FOR: Duration = Duration::from_secs(2);
+/// A long solve says how many boards it has searched this often.
+const HEARTBEAT: Duration = Duration::from_secs(60);
+
+/// Arguments of `oware solve`.
+#[derive(Args)]
+pub struct SolveArgs {
+    /// Position string (default: the start of `--start-seeds`).
+    #[arg(long)]
+    position: Option<String>,
+    #[command(flatten)]
+    rules: RulesArgs,
+    /// Mancala endgame table folder (`oware build --rules mancala`); lines
+    /// reaching its levels close there.
+    #[arg(long)]
+    db: Option<PathBuf>,
+    /// The largest table level used (seeds on the board).
+    #[arg(long, default_value_t = 48, value_parser = clap::value_parser!(u64).range(0..=48))]
+    tb_limit: u64,
+    /// Transposition table size in MiB (1..=65536).
+    #[arg(long, default_value_t = 256, value_parser = clap::value_parser!(u64).range(1..=65536))]
+    hash: u64,
+    /// Worker threads: the first moves are solved in parallel (default:
+    /// every core).
+    #[arg(long)]
+    threads: Option<usize>,
+    /// Solve the position's value only, not each first move's.
+    #[arg(long)]
+    value_only: bool,
+    /// Stop after this many seconds and print the bounds reached.
+    #[arg(long, value_name = "SECS")]
+    max_time: Option<f64>,
+    /// Enhanced transposition cutoffs at boards with more seeds than the
+    /// tables' level plus this (tuning).
+    #[arg(long, hide = true, default_value_t = oware::mancala::solve::ETC_ABOVE)]
+    etc_above: u8,
+    /// No progress lines on standard error.
+    #[arg(long)]
+    quiet: bool,
+    /// Print one JSON object.
+    #[arg(long)]
+    json: bool,
+}
+
+/// Runs `oware solve`.
+pub fn run(args: SolveArgs) -> Result<()> {
+    let rules = match args.rules.choice()? {
+        Choice::Mancala(rules) => rules,
+        Choice::Oware(_) => bail!("solve plays mancala only (give --rules mancala)"),
+    };
+    let pos = match args.position.as_deref() {
+        None | Some("startpos") => rules.start(),
+        Some(text) => text
+            .parse::<MancalaPosition>()
+            .with_context(|| format!("bad position '{text}'"))?
+            .with_empty_capture(rules.empty_capture),
+    };
+    if let Some(secs) = args.max_time
+        && !(secs.is_finite() && secs > 0.0)
+    {
+        bail!("--max-time {secs}: give a positive number of seconds");
+    }
+    let pool = thread_pool(args.threads)?;
+    match &args.db {
+        None => solve_with(&args, rules, &pos, &NoTables, None, &pool),
+        Some(dir) => {
+            let tables = MancalaTables::open_for_search(dir, rules, args.tb_limit as usize)
+                .context("cannot open the tables")?;
+            for rejected in tables.rejected() {
+                output::note(format_args!("warning: table left closed: {rejected}"));
+            }
+            let level = tables.level();
+            if tables.complete_up_to().is_none() {
+                bail!(
+                    "{}: no Mancala tables of the {} convention (`oware build --rules mancala{} --dir {}` makes them)",
+                    dir.display(),
+                    rules.capture_name(),
+                    if rules.empty_capture {
+                        " --empty-capture"
+                    } else {
+                        ""
+                    },
+                    dir.display()
+                );
+            }
+            let describe = format!("levels 0..={level} ({})", rules.capture_name());
+            if !args.quiet {
+                output::note(format_args!("tables: {describe}"));
+            }
+            solve_with(&args, rules, &pos, &tables, Some(describe), &pool)
+        }
+    }
+}
+
+fn solve_with<E: Endgame>(
+    args: &SolveArgs,
+    rules: MancalaRules,
+    pos: &MancalaPosition,
+    endgame: &E,
+    tables: Option<String>,
+    pool: &rayon::ThreadPool,
+) -> Result<()> {
+    let table = Table::new(args.hash as usize);
+    let control = Control::new();
+    let me = pos.side_to_move();
+    let quiet = args.quiet;
+    let started = Instant::now();
+    let progress = |p: Progress| {
+        if quiet || p.elapsed < QUIET_FOR {
+            return;
+        }
+        let what = p.mv.map_or("position".to_string(), |m| format!("move {m}"));
+        output::note(format_args!(
+            "{what}: {} ({} nodes, {:.1} s)",
+            range_text(p.value),
+            p.nodes,
+            p.elapsed.as_secs_f64()
+        ));
+    };
+    let solver = Solver::new(&table, endgame, &control).with_etc_above(args.etc_above);
+    let done = AtomicBool::new(false);
+    let solution = std::thread::scope(|scope| {
+        // The watcher: stops the solve at --max-time and says how far a
+        // long one has got.
+        scope.spawn(|| {
+            let deadline = args.max_time.map(Duration::from_secs_f64);
+            let mut next_note = HEARTBEAT;
+            while !done.load(Ordering::Relaxed) {
+                std::thread::sleep(Duration::from_millis(50));
+                let elapsed = started.elapsed();
+                if deadline.is_some_and(|d| elapsed >= d) {
+                    control.stop();
+                }
+                if elapsed >= next_note {
+                    next_note += HEARTBEAT;
+                    if !quiet {
+                        output::note(format_args!(
+                            "searching: {} nodes, {:.0} s",
+                            control.nodes(),
+                            elapsed.as_secs_f64()
+                        ));
+                    }
+                }
+            }
+        });
+        let solution = pool.install(|| solver.solve(pos, !args.value_only, &progress));
+        done.store(true, Ordering::Relaxed);
+        solution
+    });
+    if args.json {
+        output::line(solution_json(pos, rules, &solution, tables.as_deref()));
+        return Ok(());
+    }
+    output::line(format_args!("Position:  {pos}"));
+    output::line(format_args!("Rules:     {rules}"));
+    output::line("Scoring:   final store difference under perfect play, no 25-seed stop");
+    output::line(format_args!(
+        "Value:     {} ({} for {me}, to move)",
+        outcome_text(me, solution.value),
+        range_text(solution.value)
+    ));
+    for m in &solution.moves {
+        output::line(format_args!(
+            "  {}  {:>9}  {}{}",
+            m.mv,
+            range_text(m.value),
+            outcome_text(me, m.value),
+            if m.again { "  (another go)" } else { "" }
+        ));
+    }
+    let secs = solution.elapsed.as_secs_f64().max(1e-9);
+    output::line(format_args!(
+        "{} nodes in {secs:.2} s ({:.1} M nodes/s, {} threads), tables: {}{}",
+        solution.nodes,
+        solution.nodes as f64 / secs / 1e6,
+        pool.current_num_threads(),
+        tables.as_deref().unwrap_or("none"),
+        if solution.stopped {
+            " — stopped by --max-time: bounds only"
+        } else {
+            ""
+        }
+    ));
+    Ok(())
+}
+
+/// `+10`, or `-2..+4` while the bounds have not met.
+fn range_text(r: Range) -> String {
+    match r.value() {
+        Some(v) => format!("{v:+}"),
+        None => format!("{:+}..{:+}", r.lower, r.upper),
+    }
+}
+
+/// Who wins and by how much, from the value `r` for `me`.
+fn outcome_text(me: Side, r: Range) -> String {
+    let them = me.opponent();
+    match r.value() {
+        Some(0) => "draw".to_string(),
+        Some(v) if v > 0 => format!("{me} wins by {v}"),
+        Some(v) => format!("{them} wins by {}", -v),
+        None if r.lower > 0 => format!("{me} wins by {}..{}", r.lower, r.upper),
+        None if r.upper < 0 => format!("{them} wins by {}..{}", -r.upper, -r.lower),
+        None => "not yet known".to_string(),
+    }
+}
+
+fn range_json(r: Range) -> Value {
+    json!({ "value": r.value(), "lower": r.lower, "upper": r.upper })
+}
+
+fn solution_json(
+    pos: &MancalaPosition,
+    rules: MancalaRules,
+    s: &Solution,
+    tables: Option<&str>,
+) -> Value {
+    let me = pos.side_to_move();
+    let mut out = range_json(s.value);
+    let moves: Vec<Value> = s
+        .moves
+        .iter()
+        .map(|m| {
+            let mut v = range_json(m.value);
+            v["move"] = json!(m.mv.to_string());
+            v["another_go"] = json!(m.again);
+            v["result"] = json!(outcome_text(me, m.value));
+            v
+        })
+        .collect();
+    let best: Vec<String> = match s.value.value() {
+        Some(v) => s
+            .moves
+            .iter()
+            .filter(|m| m.value.value() == Some(v))
+            .map(|m| m.mv.to_string())
+            .collect(),
+        None => vec![],
+    };
+    let extra = json!({
+        "position": pos.to_string(),
+        "rules": "mancala",
+        "start_seeds": rules.start_seeds,
+        "capture": rules.capture_name(),
+        "to_move": me.letter().to_string(),
+        "result": outcome_text(me, s.value),
+        "moves": moves,
+        "best": best,
+        "solved": !s.stopped,
+        "nodes": s.nodes,
+        "time_ms": s.elapsed.as_millis() as u64,
+        "tables": tables,
+    });
+    if let (Value::Object(o), Value::Object(e)) = (&mut out, extra) {
+        o.extend(e);
+    }
+    out
+}
