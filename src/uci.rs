@@ -21,7 +21,7 @@ use std::sync::mpsc::{SyncSender, sync_channel};
 use std::sync::{Arc, Condvar, Mutex};
 use std::time::Instant;
 
-use crate::search::{Engine, Limits};
+use crate::search::{Engine, EvalParams, Limits};
 use crate::tb::Tablebase;
 use crate::{Game, Position, Rules, parse_moves};
 use control::{Control, Hold, Running, lock};
@@ -43,6 +43,9 @@ struct Options {
     /// `BookFile`: where the book is read from (default: `book.owb` in
     /// the table folder).
     book_file: Option<PathBuf>,
+    /// `EvalFile`: where the evaluation's weights came from (`None`: the
+    /// built-in ones).
+    eval_file: Option<PathBuf>,
 }
 
 /// What the session's loop waits for.
@@ -122,6 +125,7 @@ impl<W: Write + Send + 'static> Session<W> {
                 table_asked,
                 book: None,
                 book_file: None,
+                eval_file: None,
             },
             out: Arc::new(Output {
                 writer: Mutex::new(out),
@@ -242,6 +246,13 @@ impl<W: Write + Send + 'static> Session<W> {
                     "option name TablePath type string default {}",
                     self.options.table_path.display()
                 ));
+                self.say(&format!(
+                    "option name EvalFile type string default {}",
+                    self.options
+                        .eval_file
+                        .as_ref()
+                        .map_or("<built-in>".to_string(), |p| p.display().to_string())
+                ));
                 self.flush_pending();
                 self.say("uciok");
             }
@@ -357,8 +368,36 @@ impl<W: Write + Send + 'static> Session<W> {
                 self.load_tables();
                 self.flush_pending();
             }
+            "evalfile" => self.set_eval_file(&value),
             _ => self.say(&format!("info string unknown option '{name}'")),
         }
+    }
+
+    /// `setoption name EvalFile`: the evaluation's weights from a file (as
+    /// `oware tune` writes it), or the built-in ones for `<built-in>` or
+    /// nothing. A file that cannot be read is said, and the weights stay.
+    fn set_eval_file(&mut self, value: &str) {
+        let value = value.trim();
+        if value.is_empty() || value == "<built-in>" {
+            self.set_eval(EvalParams::DEFAULT, None);
+            self.say("info string eval: the built-in weights");
+            return;
+        }
+        let path = PathBuf::from(value);
+        match EvalParams::load(&path) {
+            Ok(params) => {
+                self.say(&format!("info string eval: weights from {value}"));
+                self.set_eval(params, Some(path));
+            }
+            Err(e) => self.say(&format!("info string {e}; the weights stay")),
+        }
+    }
+
+    /// Uses these evaluation weights, read from `file` (`None`: built in).
+    pub fn set_eval(&mut self, params: EvalParams, file: Option<PathBuf>) {
+        self.halt();
+        lock(&self.engine).params = params;
+        self.options.eval_file = file;
     }
 
     /// `setoption name Hash`: the table is made (and its pages touched)
@@ -579,15 +618,18 @@ impl<W: Write + Send + 'static> Session<W> {
 }
 
 /// Runs the protocol on `input` and `output` until `quit`, the end of the
-/// input (which stops a running search) or a failed write.
+/// input (which stops a running search) or a failed write, evaluating with
+/// `eval` (the weights and the file they came from).
 pub fn run<R: Read + Send + 'static, W: Write + Send + 'static>(
     input: R,
     output: W,
     rules: Rules,
     tables: PathBuf,
     tables_asked: bool,
+    eval: (EvalParams, Option<PathBuf>),
 ) {
     let mut session = Session::new(output, rules, tables, tables_asked);
+    session.set_eval(eval.0, eval.1);
     // A few lines of look-ahead: the reader waits while the session is busy.
     let (events, received) = sync_channel(16);
     *lock(&session.out.events) = Some(events.clone());

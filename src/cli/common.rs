@@ -47,6 +47,10 @@ pub struct EngineArgs {
     /// levels are left closed (see the README).
     #[arg(long, default_value_t = tb::SEARCH_LEVEL_LIMIT, value_parser = clap::value_parser!(u64).range(0..=48))]
     pub tb_limit: u64,
+    /// Evaluation weights from this file (`name = value` lines, as `oware
+    /// tune` writes them); default: the built-in ones.
+    #[arg(long, value_name = "FILE")]
+    pub eval: Option<PathBuf>,
 }
 
 /// The rule set and the ending options.
@@ -181,12 +185,18 @@ pub fn search_tables(args: &EngineArgs, variant: Variant) -> Result<Option<Arc<t
     Ok(tables.complete_up_to().map(|_| Arc::new(tables)))
 }
 
-/// An engine as `args` asks, its table pre-faulted and its threads checked.
+/// An engine as `args` asks (its weights read from `--eval`), its table
+/// pre-faulted and its threads checked.
 pub fn make_engine(args: &EngineArgs, variant: Variant) -> Result<search::Engine> {
+    let params = match &args.eval {
+        Some(path) => search::EvalParams::load(path)?,
+        None => search::EvalParams::DEFAULT,
+    };
     let hash = args.hash as usize;
     search::tt::check_size(hash)?;
     let tables = search_tables(args, variant)?;
-    let engine = search::Engine::new(hash, args.threads as usize, tables);
+    let mut engine = search::Engine::new(hash, args.threads as usize, tables);
+    engine.params = params;
     if engine.hash_mib() < hash {
         output::note(format_args!(
             "warning: the system gave {} MiB for the hash table, not {hash}",

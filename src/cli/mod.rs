@@ -13,6 +13,7 @@ mod probe;
 mod serve;
 mod show;
 mod stats;
+mod tune;
 mod uci;
 mod verify;
 
@@ -65,6 +66,9 @@ enum Command {
     Match(arena::MatchArgs),
     /// Play in the browser: a web page and a JSON API on this machine.
     Serve(serve::ServeArgs),
+    /// Fit the evaluation's weights to positions of known result (tables,
+    /// self-play) and write them to a file for --eval.
+    Tune(tune::TuneArgs),
 }
 
 impl Cli {
@@ -91,6 +95,7 @@ impl Cli {
             Some(Command::Uci(args)) => uci::run(args),
             Some(Command::Match(args)) => arena::run(args),
             Some(Command::Serve(args)) => serve::run(args),
+            Some(Command::Tune(args)) => tune::run(args),
         }
     }
 }

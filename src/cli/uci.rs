@@ -5,6 +5,7 @@ use std::path::PathBuf;
 use anyhow::Result;
 use clap::Args;
 
+use oware::search::EvalParams;
 use oware::{Rules, Variant};
 
 use super::common::table_folder;
@@ -19,12 +20,28 @@ pub struct UciArgs {
     /// exists; option TablePath).
     #[arg(long)]
     db: Option<PathBuf>,
+    /// Evaluation weights from this file, as `oware tune` writes it
+    /// (option EvalFile); default: the built-in ones.
+    #[arg(long, value_name = "FILE")]
+    eval: Option<PathBuf>,
 }
 
 /// Runs `oware uci` until `quit` or the end of input.
 pub fn run(args: UciArgs) -> Result<()> {
     let (dir, asked) = table_folder(args.db.as_ref());
+    let params = match &args.eval {
+        Some(path) => EvalParams::load(path)?,
+        None => EvalParams::DEFAULT,
+    };
     let stdin = std::io::stdin();
-    oware::uci::run(stdin, std::io::stdout(), Rules::of(args.rules), dir, asked);
+    let eval = (params, args.eval);
+    oware::uci::run(
+        stdin,
+        std::io::stdout(),
+        Rules::of(args.rules),
+        dir,
+        asked,
+        eval,
+    );
     Ok(())
 }

@@ -4,6 +4,10 @@
 
 use crate::{Position, Side};
 
+mod file;
+
+pub use file::{EvalFileError, MAX_EVALUATION, ParamsError};
+
 /// Evaluation weights, in centiseeds. Kept in one place so they can be tuned.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub struct EvalParams {
