@@ -216,6 +216,12 @@ fn tune_plays_fits_and_writes_a_file_the_engine_reads() {
     .unwrap();
     assert_eq!(again["weights"], v["weights"]);
     assert_eq!(again["positions"], v["positions"]);
+    // Twice the same rows: the same minimum.
+    let d = data.to_str().unwrap();
+    let twice: serde_json::Value =
+        serde_json::from_str(&stdout(&["tune", "--data", d, "--data", d, "--json"])).unwrap();
+    assert_eq!(twice["weights"], v["weights"]);
+    assert_eq!(twice["positions"], 2 * v["positions"].as_u64().unwrap());
     let lines = std::fs::read_to_string(&data).unwrap().lines().count();
     assert_eq!(
         lines as u64,

@@ -70,9 +70,9 @@ pub struct TuneArgs {
     #[arg(long, default_value = DEFAULT_FREE, value_name = "LIST")]
     tune: String,
     /// Read the labelled positions from this file (written by
-    /// --save-data) instead of drawing and playing them.
-    #[arg(long, value_name = "FILE", conflicts_with_all = ["positions", "games", "save_data"])]
-    data: Option<PathBuf>,
+    /// --save-data) instead of drawing and playing them; may be repeated.
+    #[arg(long, value_name = "FILE", conflicts_with_all = ["positions", "games"])]
+    data: Vec<PathBuf>,
     /// Write the labelled positions to this file.
     #[arg(long, value_name = "FILE")]
     save_data: Option<PathBuf>,
@@ -218,30 +218,35 @@ pub fn run(args: TuneArgs) -> Result<()> {
         None => EvalParams::DEFAULT,
     };
     let show = !args.json && std::io::stderr().is_terminal();
-    let set = match &args.data {
-        Some(path) => {
-            let samples = data::load(path, args.rules)?;
-            DataSet {
-                counts: [0, 0, samples.len()],
-                samples,
-                levels: None,
-                games: 0,
-            }
+    let set = if args.data.is_empty() {
+        gather(&args, start, show)?
+    } else {
+        let mut samples = Vec::new();
+        for path in &args.data {
+            samples.extend(data::load(path, args.rules)?);
         }
-        None => gather(&args, start, show)?,
+        DataSet {
+            counts: [0, 0, samples.len()],
+            samples,
+            levels: None,
+            games: 0,
+        }
     };
-    let source = match &args.data {
-        Some(path) => format!("{} positions from {}", set.samples.len(), path.display()),
-        None => format!(
+    let source = if args.data.is_empty() {
+        format!(
             "{} positions drawn from the tables{}, {} from {} self-play games ({} in the tables' levels, {} beyond)",
             set.counts[0],
             set.levels
+                .filter(|_| set.counts[0] > 0)
                 .map_or(String::new(), |top| format!(" (levels 1..{top})")),
             set.counts[1] + set.counts[2],
             set.games,
             set.counts[1],
             set.counts[2],
-        ),
+        )
+    } else {
+        let files: Vec<String> = args.data.iter().map(|p| p.display().to_string()).collect();
+        format!("{} positions from {}", set.samples.len(), files.join(", "))
     };
     if let Some(path) = &args.save_data {
         data::save(path, &set.samples, &[format!("oware tune: {source}")])?;
@@ -262,7 +267,7 @@ pub fn run(args: TuneArgs) -> Result<()> {
     }
     // The error on each part, with the weights at the start and at the end.
     let mut parts = Vec::new();
-    if args.data.is_none() {
+    if args.data.is_empty() {
         let mut from = 0;
         for (name, count) in PARTS.iter().zip(set.counts) {
             parts.push((

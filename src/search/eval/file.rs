@@ -303,10 +303,12 @@ mod tests {
         );
         assert!(EvalParams::parse("{\"store\": 1}x").is_err());
         // 48 × 400 > 15000: the evaluation could pass for a proven result.
+        let zero = "own_seed=0\ntarget=0\nempty=0\nmobility=0\nkroo=0\nthreat=0\n";
         assert_eq!(
-            EvalParams::parse("store=400"),
-            Err(ParamsError::TooLarge(48 * 400 + 5818 - 4800))
+            EvalParams::parse(&format!("store=400\n{zero}")),
+            Err(ParamsError::TooLarge(48 * 400))
         );
+        assert!(EvalParams::parse(&format!("store=312\n{zero}")).is_ok());
         let dir = tempfile::tempdir().unwrap();
         let missing = EvalParams::load(&dir.path().join("none")).unwrap_err();
         assert!(matches!(missing, EvalFileError::Read { .. }));
@@ -320,7 +322,10 @@ mod tests {
     }
 
     #[test]
-    fn the_default_is_within_bounds() {
-        assert_eq!(EvalParams::DEFAULT.max_evaluation(), 5818);
+    fn the_bound_adds_each_terms_largest_size() {
+        let p = EvalParams::from_array([100, 4, 12, -6, 6, 40, -30]);
+        let want = 48 * 100 + 48 * 4 + 6 * 12 + 6 * 12 + 4 * 40 + 15 * 30;
+        assert_eq!(p.max_evaluation(), want);
+        assert!(EvalParams::DEFAULT.max_evaluation() <= MAX_EVALUATION);
     }
 }
