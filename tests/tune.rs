@@ -39,7 +39,15 @@ fn uniform(rng: &mut Rng) -> f64 {
 /// within what the noise allows.
 #[test]
 fn the_tuner_finds_the_weights_a_synthetic_data_set_was_drawn_from() {
-    let truth = EvalParams::from_array([100, 9, 25, -30, 6, 60, 70]);
+    let truth = EvalParams {
+        store: 100,
+        own_seed: 9,
+        target: 25,
+        empty: -30,
+        mobility: 6,
+        kroo: 60,
+        threat: 70,
+    };
     let k = 0.003;
     let mut rng = Rng::new(2);
     let mut rows = Rows::default();

@@ -12,7 +12,7 @@ use crate::{Position, Variant};
 use super::Sample;
 
 /// The number of weights.
-pub const WEIGHTS: usize = EvalParams::NAMES.len();
+pub const WEIGHTS: usize = EvalParams::COUNT;
 
 /// The terms of `pos` (not over under `variant`) for each weight, in the
 /// order of [`EvalParams::NAMES`]; `None` when the game is over.

@@ -83,13 +83,16 @@ pub enum EvalFileError {
 }
 
 impl EvalParams {
+    /// The number of weights.
+    pub const COUNT: usize = 7;
+
     /// The weights' names, in the order of [`EvalParams::to_array`].
-    pub const NAMES: [&'static str; 7] = [
+    pub const NAMES: [&'static str; EvalParams::COUNT] = [
         "store", "own_seed", "target", "empty", "mobility", "kroo", "threat",
     ];
 
     /// The weights in the order of [`EvalParams::NAMES`].
-    pub const fn to_array(&self) -> [i32; 7] {
+    pub const fn to_array(&self) -> [i32; EvalParams::COUNT] {
         [
             self.store,
             self.own_seed,
@@ -102,7 +105,7 @@ impl EvalParams {
     }
 
     /// The weights from an array in the order of [`EvalParams::NAMES`].
-    pub const fn from_array(w: [i32; 7]) -> EvalParams {
+    pub const fn from_array(w: [i32; EvalParams::COUNT]) -> EvalParams {
         EvalParams {
             store: w[0],
             own_seed: w[1],
@@ -159,7 +162,7 @@ impl EvalParams {
             }
         }
         let mut w = EvalParams::DEFAULT.to_array();
-        let mut seen = [false; 7];
+        let mut seen = [false; EvalParams::COUNT];
         for (name, value) in pairs {
             let i =
                 EvalParams::index_of(&name).ok_or_else(|| ParamsError::Unknown(name.clone()))?;
@@ -239,7 +242,15 @@ mod tests {
 
     #[test]
     fn text_round_trips() {
-        let p = EvalParams::from_array([97, -3, 15, -11, 2, 55, 41]);
+        let p = EvalParams {
+            store: 97,
+            own_seed: -3,
+            target: 15,
+            empty: -11,
+            mobility: 2,
+            kroo: 55,
+            threat: 41,
+        };
         let text = p.to_text(&["tuned\non two lines".to_string()]);
         assert!(text.starts_with("# tuned\n# on two lines\nstore = 97\n"));
         assert_eq!(EvalParams::parse(&text).unwrap(), p);
@@ -323,7 +334,15 @@ mod tests {
 
     #[test]
     fn the_bound_adds_each_terms_largest_size() {
-        let p = EvalParams::from_array([100, 4, 12, -6, 6, 40, -30]);
+        let p = EvalParams {
+            store: 100,
+            own_seed: 4,
+            target: 12,
+            empty: -6,
+            mobility: 6,
+            kroo: 40,
+            threat: -30,
+        };
         let want = 48 * 100 + 48 * 4 + 6 * 12 + 6 * 12 + 4 * 40 + 15 * 30;
         assert_eq!(p.max_evaluation(), want);
         assert!(EvalParams::DEFAULT.max_evaluation() <= MAX_EVALUATION);
