@@ -37,7 +37,7 @@ fn search(c: &mut Criterion) {
     let game = Game::new(suite[0].1, Rules::ABAPA);
     c.bench_function("search depth 12 (opening, 1 thread)", |b| {
         b.iter(|| {
-            let engine = Engine::new(16, 1, None);
+            let engine: Engine = Engine::new(16, 1, None);
             engine
                 .search(black_box(&game), &Limits::depth(12), |_| {})
                 .unwrap()

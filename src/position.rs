@@ -516,7 +516,7 @@ impl Position {
     }
 
     /// Plays `mv`, which must be legal, and returns the seeds it captured.
-    #[inline]
+    #[inline(always)]
     pub fn play(&mut self, mv: Move, variant: Variant) -> u8 {
         debug_assert!(self.legal_moves(variant).contains(&mv), "illegal move {mv}");
         self.sow_and_capture(mv, variant.grand_slam()).0

@@ -12,6 +12,7 @@ mod control;
 pub mod go;
 mod info;
 pub mod lines;
+mod play;
 
 use std::io::{BufReader, Read, Write};
 use std::path::PathBuf;
@@ -21,13 +22,16 @@ use std::sync::mpsc::{SyncSender, sync_channel};
 use std::sync::{Arc, Condvar, Mutex};
 use std::time::Instant;
 
-use crate::search::{Engine, EvalParams, Limits};
+use crate::mancala::START_SEEDS;
+use crate::search::{EvalParams, Limits};
 use crate::tb::Tablebase;
-use crate::{Game, Position, Rules, parse_moves};
+use crate::{RuleSet, Rules};
 use control::{Control, Hold, Running, lock};
 use go::parse_go;
 pub use info::{info_line, score_fields};
 use lines::{Line, MAX_LINE, read_line};
+pub use play::GameRules;
+use play::Play;
 
 /// Protocol settings that are not the engine's own.
 struct Options {
@@ -43,8 +47,11 @@ struct Options {
     /// `BookFile`: where the book is read from (default: `book.owb` in
     /// the table folder).
     book_file: Option<PathBuf>,
-    /// `EvalFile`: where the evaluation's weights came from (`None`: the
-    /// built-in ones).
+    /// `StartSeeds`: Mancala's seeds a house at the start.
+    start_seeds: u8,
+    /// `EvalFile`: Oware's evaluation weights, and the file they came from
+    /// (`None`: the built-in ones).
+    eval: EvalParams,
     eval_file: Option<PathBuf>,
 }
 
@@ -92,9 +99,9 @@ impl<W: Write> Output<W> {
 
 /// The protocol session: the engine, the current game and the running search.
 pub struct Session<W: Write + Send + 'static> {
-    engine: Arc<Mutex<Engine>>,
-    game: Game,
-    rules: Rules,
+    /// The engine and the current game, of the game the option `Rules`
+    /// names.
+    play: Play,
     options: Options,
     out: Arc<Output<W>>,
     search: Option<Running>,
@@ -110,13 +117,10 @@ impl<W: Write + Send + 'static> Session<W> {
     /// in `table_path` (which must exist if `table_asked`; otherwise a
     /// missing folder only means no tables). What it finds is said as
     /// `info string` lines before `uciok`.
-    pub fn new(out: W, rules: Rules, table_path: PathBuf, table_asked: bool) -> Session<W> {
-        let engine = Engine::new(64, 1, None);
-        let stop = engine.stop_flag();
+    pub fn new(out: W, rules: GameRules, table_path: PathBuf, table_asked: bool) -> Session<W> {
+        let stop = Arc::new(AtomicBool::new(false));
         let mut session = Session {
-            engine: Arc::new(Mutex::new(engine)),
-            game: Game::new(Position::START, rules),
-            rules,
+            play: Play::new(rules, 64, 1, &stop),
             options: Options {
                 hash: 64,
                 threads: 1,
@@ -125,6 +129,11 @@ impl<W: Write + Send + 'static> Session<W> {
                 table_asked,
                 book: None,
                 book_file: None,
+                start_seeds: match rules {
+                    GameRules::Mancala(seeds) => seeds,
+                    GameRules::Oware(_) => 3,
+                },
+                eval: EvalParams::DEFAULT,
                 eval_file: None,
             },
             out: Arc::new(Output {
@@ -157,6 +166,11 @@ impl<W: Write + Send + 'static> Session<W> {
         self.halt();
         let path = &self.options.table_path;
         let mut notes = Vec::new();
+        let GameRules::Oware(rules) = self.play.rules() else {
+            self.pending
+                .push("info string tables: none (mancala has no endgame tables yet)".to_string());
+            return;
+        };
         let tables = if !self.options.use_leaves {
             notes.push("tables: none (UseLeaves is off)".to_string());
             None
@@ -166,7 +180,7 @@ impl<W: Write + Send + 'static> Session<W> {
         } else {
             match Tablebase::open_for_search(
                 path,
-                self.rules.variant,
+                rules.variant,
                 crate::tb::SEARCH_LEVEL_LIMIT as usize,
             ) {
                 Ok(tb) => {
@@ -182,7 +196,7 @@ impl<W: Write + Send + 'static> Session<W> {
                 }
             }
         };
-        lock(&self.engine).set_tables(tables);
+        self.play.set_tables(tables);
         self.pending
             .extend(notes.into_iter().map(|n| format!("info string {n}")));
     }
@@ -243,6 +257,14 @@ impl<W: Write + Send + 'static> Session<W> {
                 self.say("option name BookFile type string default <TablePath>/book.owb");
                 self.say("option name UseLeaves type check default true");
                 self.say(&format!(
+                    "option name Rules type combo default {} var abapa var grand-slam-forbidden var capture-and-end var awari var mancala",
+                    self.play.rules().name()
+                ));
+                self.say(&format!(
+                    "option name StartSeeds type spin default {} min 3 max 7",
+                    self.options.start_seeds
+                ));
+                self.say(&format!(
                     "option name TablePath type string default {}",
                     self.options.table_path.display()
                 ));
@@ -259,8 +281,7 @@ impl<W: Write + Send + 'static> Session<W> {
             Some("isready") => self.say("readyok"),
             Some("ucinewgame") => {
                 self.halt();
-                lock(&self.engine).clear();
-                self.game = Game::new(Position::START, self.rules);
+                self.play.new_game();
             }
             Some("position") => self.position(&words[1..]),
             Some("go") => self.go(&words[1..]),
@@ -277,47 +298,9 @@ impl<W: Write + Send + 'static> Session<W> {
     }
 
     fn position(&mut self, words: &[&str]) {
-        let (start, rest) = match words {
-            ["startpos", rest @ ..] => (Ok(Position::START), rest),
-            ["fen", fen, rest @ ..] => (fen.parse::<Position>().map_err(|e| e.to_string()), rest),
-            _ => {
-                self.say("info string position needs 'startpos' or 'fen <position>'");
-                return;
-            }
-        };
-        let start = match start {
-            Ok(p) => p,
-            Err(e) => {
-                self.say(&format!("info string bad position: {e}"));
-                return;
-            }
-        };
-        let mut game = Game::new(start, self.rules);
-        match rest {
-            [] => {}
-            ["moves", list @ ..] => {
-                let moves = match parse_moves(&list.join("")) {
-                    Ok(m) => m,
-                    Err(e) => {
-                        self.say(&format!("info string bad moves: {e}"));
-                        return;
-                    }
-                };
-                if let Err((i, e)) = game.play_all(&moves) {
-                    self.say(&format!(
-                        "info string move {} ({}) is illegal: {e}",
-                        i + 1,
-                        moves[i]
-                    ));
-                    return;
-                }
-            }
-            _ => {
-                self.say("info string expected 'moves' after the position");
-                return;
-            }
+        if let Err(e) = self.play.set_position(words) {
+            self.say(&format!("info string {e}"));
         }
-        self.game = game;
     }
 
     fn setoption(&mut self, words: &[&str]) {
@@ -368,6 +351,24 @@ impl<W: Write + Send + 'static> Session<W> {
                 self.load_tables();
                 self.flush_pending();
             }
+            "rules" => match value.parse::<RuleSet>() {
+                Ok(RuleSet::Oware(variant)) => self.set_rules(GameRules::Oware(Rules::of(variant))),
+                Ok(RuleSet::Mancala) => self.set_rules(GameRules::Mancala(self.options.start_seeds)),
+                Err(e) => self.say(&format!("info string bad Rules value '{value}': {e}")),
+            },
+            "startseeds" => match value.parse::<u8>() {
+                Ok(seeds) if START_SEEDS.contains(&seeds) => {
+                    self.options.start_seeds = seeds;
+                    if let GameRules::Mancala(old) = self.play.rules()
+                        && old != seeds
+                    {
+                        self.set_rules(GameRules::Mancala(seeds));
+                    }
+                }
+                _ => self.say(&format!(
+                    "info string bad StartSeeds value '{value}': mancala starts with 3, 4, 5 or 7 seeds a house"
+                )),
+            },
             "evalfile" => self.set_eval_file(&value),
             _ => self.say(&format!("info string unknown option '{name}'")),
         }
@@ -393,11 +394,26 @@ impl<W: Write + Send + 'static> Session<W> {
         }
     }
 
-    /// Uses these evaluation weights, read from `file` (`None`: built in).
+    /// Uses these evaluation weights for Oware, read from `file` (`None`:
+    /// built in).
     pub fn set_eval(&mut self, params: EvalParams, file: Option<PathBuf>) {
         self.halt();
-        lock(&self.engine).params = params;
+        self.play.set_params(params);
+        self.options.eval = params;
         self.options.eval_file = file;
+    }
+
+    /// `setoption name Rules` (or `StartSeeds` while playing Mancala): a
+    /// new engine for those rules, with the same options, at the start
+    /// position; the tables (and the book) are opened again for them.
+    fn set_rules(&mut self, rules: GameRules) {
+        self.play = Play::new(rules, self.options.hash, self.options.threads, &self.stop);
+        self.play.set_params(self.options.eval);
+        self.load_tables();
+        self.flush_pending();
+        if self.options.book.is_some() {
+            self.load_book();
+        }
     }
 
     /// `setoption name Hash`: the table is made (and its pages touched)
@@ -411,10 +427,7 @@ impl<W: Write + Send + 'static> Session<W> {
             ));
             return;
         }
-        let mut engine = lock(&self.engine);
-        engine.set_hash(mib);
-        let got = engine.hash_mib();
-        drop(engine);
+        let got = self.play.set_hash(mib);
         self.options.hash = got;
         if got < mib {
             self.say(&format!(
@@ -427,15 +440,11 @@ impl<W: Write + Send + 'static> Session<W> {
     /// the system allows them; if not, the engine goes on with those that
     /// started, and says so.
     fn set_threads(&mut self, threads: usize) {
-        let mut engine = lock(&self.engine);
-        engine.set_threads(threads);
-        if let Err(e) = engine.check_threads() {
+        if let Err(e) = self.play.set_threads(threads) {
             let started = match e {
                 crate::search::SearchError::Threads { started, .. } => started.max(1),
                 _ => 1,
             };
-            engine.set_threads(started);
-            drop(engine);
             self.say(&format!("info string {e}; using {started}"));
             self.options.threads = started;
             return;
@@ -451,7 +460,12 @@ impl<W: Write + Send + 'static> Session<W> {
             .book_file
             .clone()
             .unwrap_or_else(|| self.options.table_path.join("book.owb"));
-        match crate::book::file::load(&path, self.rules.variant) {
+        let GameRules::Oware(rules) = self.play.rules() else {
+            self.say("info string book not used: the opening book is Oware's");
+            self.options.book = None;
+            return;
+        };
+        match crate::book::file::load(&path, rules.variant) {
             Ok(book) => {
                 self.say(&format!(
                     "info string book: {} positions from {}",
@@ -471,10 +485,11 @@ impl<W: Write + Send + 'static> Session<W> {
     /// move within 0.2 seeds of the book's best, at random.
     fn book_move(&self) -> Option<crate::book::BookMove> {
         let book = self.options.book.as_ref()?;
+        let game = self.play.oware_game()?;
         let random = std::time::SystemTime::now()
             .duration_since(std::time::UNIX_EPOCH)
             .map_or(0, |d| u64::from(d.subsec_nanos()));
-        book.choose(self.game.position(), 20, random)
+        book.choose(game.position(), 20, random)
     }
 
     fn go(&mut self, words: &[&str]) {
@@ -490,7 +505,7 @@ impl<W: Write + Send + 'static> Session<W> {
             self.say(&format!("bestmove {}", choice.mv));
             return;
         }
-        let go = parse_go(words, self.game.position().side_to_move());
+        let go = parse_go(words, self.play.side_to_move());
         for note in &go.notes {
             self.say(&format!("info string {note}"));
         }
@@ -504,45 +519,7 @@ impl<W: Write + Send + 'static> Session<W> {
             changed: Condvar::new(),
         });
         self.stop.store(false, Relaxed);
-        let engine = Arc::clone(&self.engine);
-        let out = Arc::clone(&self.out);
-        let stop = Arc::clone(&self.stop);
-        let game = self.game.clone();
-        let limits = go.limits;
-        let shared = Arc::clone(&control);
-        let spawned = std::thread::Builder::new().spawn(move || {
-            let control = shared;
-            let engine = lock(&engine);
-            let tables = engine.tables().map(|t| &**t);
-            let result = engine.search(&game, &limits, |it| {
-                out.send(&info_line(it, &game, tables));
-                // After `ponderhit`, no iteration starts past the soft
-                // deadline.
-                if lock(&control.hold)
-                    .soft
-                    .is_some_and(|s| Instant::now() >= s)
-                {
-                    stop.store(true, Relaxed);
-                }
-            });
-            drop(engine);
-            control.wait_for_release();
-            match result {
-                Ok(r) => {
-                    let best = r.best.map_or("0000".to_string(), |m| m.to_string());
-                    match r.last.pv.get(1) {
-                        Some(ponder) => out.send(&format!("bestmove {best} ponder {ponder}")),
-                        None => out.send(&format!("bestmove {best}")),
-                    };
-                }
-                Err(e) => {
-                    out.send(&format!("info string {e}"));
-                    out.send("bestmove 0000");
-                }
-            }
-            control.finish();
-        });
-        match spawned {
+        match self.play.spawn(&self.out, &self.stop, &control, go.limits) {
             Ok(thread) => {
                 self.search = Some(Running {
                     thread,
@@ -569,22 +546,7 @@ impl<W: Write + Send + 'static> Session<W> {
         {
             limits.movetime = Some(std::time::Duration::from_secs(1));
         }
-        let engine = lock(&self.engine);
-        let tables = engine.tables().map(|t| &**t);
-        let result = engine.search(&self.game, &limits, |it| {
-            self.out.send(&info_line(it, &self.game, tables));
-        });
-        drop(engine);
-        match result {
-            Ok(r) => {
-                let best = r.best.map_or("0000".to_string(), |m| m.to_string());
-                self.say(&format!("bestmove {best}"));
-            }
-            Err(e) => {
-                self.say(&format!("info string {e}"));
-                self.say("bestmove 0000");
-            }
-        }
+        self.play.search_here(&self.out, &limits);
     }
 
     /// `ponderhit`: the ponder search goes on as a timed one, its clock
@@ -623,7 +585,7 @@ impl<W: Write + Send + 'static> Session<W> {
 pub fn run<R: Read + Send + 'static, W: Write + Send + 'static>(
     input: R,
     output: W,
-    rules: Rules,
+    rules: GameRules,
     tables: PathBuf,
     tables_asked: bool,
     eval: (EvalParams, Option<PathBuf>),

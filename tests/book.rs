@@ -44,7 +44,7 @@ fn a_small_book_is_legal_scored_by_the_engine_and_resumable() {
     assert!(book.nodes.len() >= 60);
     assert!(first.nodes.keys().all(|k| book.nodes.contains_key(k)));
 
-    let engine = Engine::new(4, 1, None);
+    let engine: Engine = Engine::new(4, 1, None);
     let rules = Rules::ABAPA;
     let mut checked_leaves = 0;
     for (k, node) in &book.nodes {

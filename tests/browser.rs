@@ -203,21 +203,32 @@ return {
 };
 "#;
 
+/// A JSON array of numbers.
+fn numbers(v: &Value) -> Vec<u64> {
+    v.as_array()
+        .unwrap()
+        .iter()
+        .map(|x| x.as_u64().unwrap())
+        .collect()
+}
+
+/// A JSON array of strings.
+fn strings(v: &Value) -> Vec<String> {
+    v.as_array()
+        .unwrap()
+        .iter()
+        .map(|x| x.as_str().unwrap().to_string())
+        .collect()
+}
+
 async fn read_board(c: &Client) -> Option<Shown> {
     let v = c.execute(READ_BOARD, vec![]).await.ok()?;
     if v.is_null() {
         return None;
     }
-    let nums = |k: &str| -> Vec<u64> {
-        v[k].as_array()
-            .unwrap()
-            .iter()
-            .map(|x| x.as_u64().unwrap())
-            .collect()
-    };
     // The drawing agrees with the numbers: a circle per seed (up to 30),
     // and an aria-label that says the count.
-    let pits = nums("pits");
+    let pits = numbers(&v["pits"]);
     for (i, n) in pits.iter().enumerate() {
         let letter = "ABCDEFabcdef".chars().nth(i).unwrap();
         assert_eq!(v["shownSeeds"][i].as_u64().unwrap(), (*n).min(30));
@@ -232,13 +243,8 @@ async fn read_board(c: &Client) -> Option<Shown> {
         moves: v["moves"].as_str().unwrap_or("").to_string(),
         status: v["status"].as_str().unwrap_or("").to_string(),
         pits,
-        stores: nums("stores"),
-        playable: v["playable"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .map(|x| x.as_str().unwrap().to_string())
-            .collect(),
+        stores: numbers(&v["stores"]),
+        playable: strings(&v["playable"]),
         text: v["text"].as_str().unwrap_or("").to_string(),
     })
 }
@@ -292,18 +298,8 @@ fn show(moves: &str) -> Value {
 fn check_against_show(s: &Shown) {
     assert_eq!(s.moves.len(), s.ply, "{s:?}");
     let want = show(&s.moves);
-    let pits: Vec<u64> = want["pits"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|x| x.as_u64().unwrap())
-        .collect();
-    let stores: Vec<u64> = want["stores"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|x| x.as_u64().unwrap())
-        .collect();
+    let pits: Vec<u64> = numbers(&want["pits"]);
+    let stores: Vec<u64> = numbers(&want["stores"]);
     assert_eq!(s.pits, pits, "pits after {}", s.moves);
     assert_eq!(s.stores, stores, "stores after {}", s.moves);
     assert_eq!(
@@ -570,19 +566,9 @@ async fn run() {
     })
     .await;
     let want = show("FfB");
-    let pits: Vec<u64> = want["pits"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|x| x.as_u64().unwrap())
-        .collect();
+    let pits: Vec<u64> = numbers(&want["pits"]);
     assert_eq!(s.pits, pits);
-    let legal: Vec<String> = want["legal"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|x| x.as_str().unwrap().to_string())
-        .collect();
+    let legal: Vec<String> = strings(&want["legal"]);
     let mut playable = s.playable.clone();
     playable.sort();
     assert_eq!(playable, legal);
@@ -614,12 +600,7 @@ async fn run() {
     })
     .await;
     let want = show("FfBeA");
-    let pits: Vec<u64> = want["pits"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|x| x.as_u64().unwrap())
-        .collect();
+    let pits: Vec<u64> = numbers(&want["pits"]);
     assert_eq!(s.pits, pits, "the board after the record's moves");
     // Back one move.
     click(&a, "#prev").await;

@@ -58,7 +58,7 @@ fn start_seeds_are_checked() {
     );
     common::fails(&["show", "--start-seeds", "3"], "Oware starts with 4");
     common::fails(
-        &["bestmove", "--rules", "mancala"],
+        &["match", "self", "self", "--rules", "mancala"],
         "does not play mancala yet",
     );
     let v: serde_json::Value = serde_json::from_str(&common::stdout(&[

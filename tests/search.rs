@@ -46,7 +46,7 @@ fn class(v: Verdict) -> u8 {
 #[test]
 fn chosen_moves_keep_the_table_value() {
     let (_dir, tb) = tables(10);
-    let engine = Engine::new(4, 1, Some(Arc::clone(&tb)));
+    let engine: Engine = Engine::new(4, 1, Some(Arc::clone(&tb)));
     let mut rng = common::Rng(0xC0FF_EE12_3456_789B);
     let mut checked = 0;
     while checked < 150 {
@@ -86,7 +86,7 @@ fn deep_search_without_tables_finds_the_exact_table_result() {
 }
 
 fn deep_search_proves_table_results(tb: &Tablebase, threads: usize) {
-    let engine = Engine::new(16, threads, None);
+    let engine: Engine = Engine::new(16, threads, None);
     let mut rng = common::Rng(0x1234_5678_9ABC_DEF1);
     let mut checked = 0;
     let mut tries = 0;
@@ -126,7 +126,7 @@ fn deep_search_proves_table_results(tb: &Tablebase, threads: usize) {
 
 #[test]
 fn time_limits_are_respected() {
-    let engine = Engine::new(16, 1, None);
+    let engine: Engine = Engine::new(16, 1, None);
     let game = Game::new(Position::START, Rules::ABAPA);
     for ms in [50u64, 300] {
         let started = Instant::now();
@@ -149,7 +149,7 @@ fn time_limits_are_respected() {
 
 #[test]
 fn stop_flag_ends_an_infinite_search() {
-    let engine = Arc::new(Engine::new(16, 2, None));
+    let engine: Arc<Engine> = Arc::new(Engine::new(16, 2, None));
     let flag = engine.stop_flag();
     let stopper = std::thread::spawn(move || {
         std::thread::sleep(Duration::from_millis(150));
@@ -167,7 +167,7 @@ fn stop_flag_ends_an_infinite_search() {
 
 #[test]
 fn forced_moves_and_finished_games() {
-    let engine = Engine::new(1, 1, None);
+    let engine: Engine = Engine::new(1, 1, None);
     // Only F feeds North.
     let pos: Position = "0-0-0-0-1-6-0-0-0-0-0-0-10-10-S".parse().unwrap();
     let game = Game::new(pos, Rules::ABAPA);
@@ -183,7 +183,7 @@ fn forced_moves_and_finished_games() {
 
 #[test]
 fn the_search_never_plays_an_illegal_move() {
-    let engine = Engine::new(4, 1, None);
+    let engine: Engine = Engine::new(4, 1, None);
     let mut rng = common::Rng(42);
     for variant in Variant::ALL {
         let mut game = Game::new(Position::START, Rules::of(variant));
@@ -261,7 +261,7 @@ fn fixed_depth_single_thread_search_is_deterministic() {
         Rules::ABAPA,
     );
     let run = || {
-        let engine = Engine::new(8, 1, None);
+        let engine: Engine = Engine::new(8, 1, None);
         let r = engine.search(&game, &Limits::depth(10), |_| {}).unwrap();
         (r.best, r.last.nodes, r.last.score)
     };

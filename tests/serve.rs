@@ -14,6 +14,13 @@ use tungstenite::{Message, WebSocket};
 const BIN: &str = env!("CARGO_BIN_EXE_oware");
 
 /// A running server, killed when dropped.
+/// A game between a seat and a link: its id and the two seats' tokens.
+struct Linked {
+    id: String,
+    south: String,
+    north: String,
+}
+
 struct Server {
     child: Child,
     base: String,
@@ -89,6 +96,16 @@ impl Server {
 
     fn post(&self, path: &str, body: Value) -> (u16, Value) {
         self.post_raw(path, &body.to_string())
+    }
+
+    /// A new game with the creator's seat and a link for the other one.
+    fn linked(&self, body: Value) -> Linked {
+        let created = self.create(body);
+        Linked {
+            id: str_of(&created["id"]).to_string(),
+            south: str_of(&created["token"]).to_string(),
+            north: token_of_link(&created["links"]["opponent"]),
+        }
     }
 
     fn create(&self, body: Value) -> Value {
@@ -237,10 +254,7 @@ fn two_seats_play_a_whole_game_by_links_and_the_other_socket_sees_each_move() {
 fn wrong_tokens_watchers_turns_bad_input_and_unknown_games_are_refused() {
     let data = tempfile::tempdir().unwrap();
     let server = Server::open(data.path());
-    let created = server.create(json!({"south": "human", "north": "link"}));
-    let id = str_of(&created["id"]).to_string();
-    let south = str_of(&created["token"]).to_string();
-    let north = token_of_link(&created["links"]["opponent"]);
+    let Linked { id, south, north } = server.linked(json!({"south": "human", "north": "link"}));
     let moves = format!("/api/games/{id}/moves");
 
     // Wrong token, no token (a watcher), the other seat out of turn: 403.
@@ -463,10 +477,8 @@ fn a_killed_server_restarts_with_every_game_and_its_tokens() {
     let data = tempfile::tempdir().unwrap();
     let (id, south, north, before) = {
         let server = Server::open(data.path());
-        let created = server.create(json!({"south": "human", "north": "link", "move_cap": 100}));
-        let id = str_of(&created["id"]).to_string();
-        let south = str_of(&created["token"]).to_string();
-        let north = token_of_link(&created["links"]["opponent"]);
+        let Linked { id, south, north } =
+            server.linked(json!({"south": "human", "north": "link", "move_cap": 100}));
         for (mv, token) in [("C", &south), ("d", &north), ("F", &south), ("a", &north)] {
             assert_eq!(server.play(&id, mv, token).0, 200);
         }
@@ -511,10 +523,7 @@ fn a_killed_server_restarts_with_every_game_and_its_tokens() {
 fn resigning_and_draws_by_offer_and_acceptance() {
     let data = tempfile::tempdir().unwrap();
     let server = Server::open(data.path());
-    let created = server.create(json!({"south": "human", "north": "link"}));
-    let id = str_of(&created["id"]).to_string();
-    let south = str_of(&created["token"]).to_string();
-    let north = token_of_link(&created["links"]["opponent"]);
+    let Linked { id, south, north } = server.linked(json!({"south": "human", "north": "link"}));
     let draw = |token: &str, action: &str| {
         server.post(
             &format!("/api/games/{id}/draw"),
@@ -536,10 +545,7 @@ fn resigning_and_draws_by_offer_and_acceptance() {
     assert_eq!(s["reason"], "draw-agreed");
     assert_eq!(draw(&north, "offer").0, 400);
 
-    let created = server.create(json!({"south": "human", "north": "link"}));
-    let id = str_of(&created["id"]).to_string();
-    let south = str_of(&created["token"]).to_string();
-    let north = token_of_link(&created["links"]["opponent"]);
+    let Linked { id, south, north } = server.linked(json!({"south": "human", "north": "link"}));
     assert_eq!(server.play(&id, "F", &south).0, 200);
     let (status, s) = server.post(&format!("/api/games/{id}/resign"), json!({"token": north}));
     assert_eq!(status, 200);

@@ -109,8 +109,8 @@ fn uci(args: &[&str], script: &str) -> String {
 /// The score of the last `info` line with a score.
 fn last_score(text: &str) -> String {
     text.lines()
-        .filter(|l| l.starts_with("info depth"))
-        .last()
+        .rev()
+        .find(|l| l.starts_with("info depth"))
         .and_then(|l| l.split(" score ").nth(1))
         .map(|s| s.split(" nodes").next().unwrap().to_string())
         .unwrap_or_else(|| panic!("no score in {text}"))
@@ -150,6 +150,11 @@ fn eval_files_are_read_by_every_command_and_bad_ones_refused() {
     let no_tables = dir.path().to_str().unwrap();
     let out = uci(&["uci", "--db", no_tables, "--eval", m], "go depth 1\n");
     assert_eq!(last_score(&out), "cp 0");
+    // The weights outlive a change of rules.
+    let script =
+        "setoption name Rules value mancala\nsetoption name Rules value abapa\ngo depth 1\n";
+    let out = uci(&["uci", "--db", no_tables, "--eval", m], script);
+    assert_eq!(last_score(&out), "cp 0", "{out}");
     // A bad file: a one-line error (exit 2), or in UCI a said one.
     let bad = dir.path().join("bad.txt");
     std::fs::write(&bad, "store = 100\nkroo = many\n").unwrap();

@@ -131,7 +131,7 @@ pub fn random_openings(
     seed: u64,
 ) -> Vec<Opening> {
     let mut rng = Rng::new(seed);
-    let engine = Engine::new(4, 1, None);
+    let engine: Engine = Engine::new(4, 1, None);
     let mut out: Vec<Opening> = Vec::new();
     let mut last = None;
     let mut tries = 0;

@@ -1,18 +1,21 @@
 //! `oware bench`: a fixed suite searched one position after another.
 
-use anyhow::Result;
+use anyhow::{Result, bail};
 use clap::Args;
 use serde_json::json;
 
-use oware::{Variant, search};
+use oware::mancala::Mancala;
+use oware::search::{self, Engine, Limits, Oware, SearchGame};
+use oware::{RuleSet, Variant};
 
-use super::common::{EngineArgs, limits_from, make_engine};
+use super::common::{EngineArgs, limits_from, make_engine, mancala_engine};
 use super::output;
 
 /// Arguments of `oware bench`.
 #[derive(Args)]
 pub struct BenchArgs {
-    /// Search each position to this depth (default 14).
+    /// Search each position to this depth (default 14 for Oware, 16 for
+    /// mancala).
     #[arg(long, conflicts_with = "movetime")]
     depth: Option<u32>,
     /// Search each position for this many milliseconds instead.
@@ -21,20 +24,48 @@ pub struct BenchArgs {
     /// Print one JSON object when done.
     #[arg(long)]
     json: bool,
+    /// The suite: abapa (`benches/suite.txt`) or mancala
+    /// (`benches/mancala.txt`).
+    #[arg(long, default_value = "abapa")]
+    rules: RuleSet,
     #[command(flatten)]
     engine: EngineArgs,
 }
 
 /// Runs `oware bench`.
 pub fn run(args: BenchArgs) -> Result<()> {
-    let engine = make_engine(&args.engine, Variant::Abapa)?;
-    let depth = Some(args.depth.unwrap_or(14)).filter(|_| args.movetime.is_none());
-    let limits = limits_from(depth, args.movetime, 1000);
+    let fixed = |default| Some(args.depth.unwrap_or(default)).filter(|_| args.movetime.is_none());
+    match args.rules {
+        RuleSet::Oware(Variant::Abapa) => {
+            let engine = make_engine(&args.engine, Variant::Abapa)?;
+            let limits = limits_from(fixed(14), args.movetime, 1000);
+            bench::<Oware>(&engine, &search::bench::games(), &limits, args.json)
+        }
+        RuleSet::Mancala => {
+            let engine = mancala_engine(&args.engine)?;
+            let limits = limits_from(fixed(16), args.movetime, 1000);
+            bench::<Mancala>(&engine, &oware::mancala::bench::games(), &limits, args.json)
+        }
+        RuleSet::Oware(variant) => bail!(
+            "--rules {}: the bench suites are abapa's and mancala's",
+            variant.name()
+        ),
+    }
+}
+
+/// Searches `suite` and prints a line a position and the totals, or the
+/// JSON object.
+fn bench<G: SearchGame>(
+    engine: &Engine<G>,
+    suite: &[(String, G::Game)],
+    limits: &Limits,
+    json: bool,
+) -> Result<()> {
     let mut positions = Vec::new();
-    let suite = search::bench::suite();
-    let totals = search::bench::run(&engine, &limits, |i, name, r| {
+    let tables = engine.tables().map(|t| &**t);
+    let totals = search::bench::run(engine, suite, limits, |i, name, r| {
         let nps = search::report::nps(r.last.nodes, r.last.time);
-        if args.json {
+        if json {
             let mut map = serde_json::Map::new();
             map.insert("name".into(), json!(name));
             map.insert("depth".into(), json!(r.last.depth));
@@ -42,10 +73,8 @@ pub fn run(args: BenchArgs) -> Result<()> {
             map.insert("time_ms".into(), json!(r.last.time.as_millis() as u64));
             map.insert("nps".into(), json!(nps));
             map.insert("best".into(), json!(r.best.map(|m| m.to_string())));
-            let game = oware::Game::new(suite[i].1, oware::Rules::ABAPA);
-            let tables = engine.tables().map(|t| &**t);
-            let margin = search::proof::proven_margin(&game, &r.last.pv, tables);
-            map.extend(search::report::score_fields(r.last.score, margin));
+            let verdict = search::report::verdict::<G>(&r.last, &suite[i].1, tables);
+            map.extend(search::report::score_fields(verdict));
             positions.push(serde_json::Value::Object(map));
             return;
         }
@@ -56,12 +85,12 @@ pub fn run(args: BenchArgs) -> Result<()> {
             r.last.nodes,
             r.last.time.as_millis(),
             r.best.map_or("-".into(), |m| m.to_string()),
-            search::report::format_score(r.last.score),
+            search::report::format_score::<G>(r.last.score, r.last.solved),
         ));
     })?;
     let nps = search::report::nps(totals.nodes, totals.time);
     let mean_depth = totals.depths as f64 / totals.positions as f64;
-    if args.json {
+    if json {
         output::line(json!({
             "positions": positions,
             "total": {

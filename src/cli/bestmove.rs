@@ -1,11 +1,15 @@
 //! `oware bestmove`: search a position and print the best move.
 
-use anyhow::{Context, Result};
+use anyhow::{Context, Result, bail};
 use clap::Args;
 
-use oware::search;
+use oware::mancala::Mancala;
+use oware::search::{self, Engine, Oware, SearchGame};
 
-use super::common::{EngineArgs, RulesArgs, game_from, limits_from, make_engine};
+use super::common::{
+    Choice, EngineArgs, RulesArgs, game_from, limits_from, make_engine, mancala_engine,
+    mancala_game_from,
+};
 use super::output;
 
 /// Arguments of `oware bestmove` and `oware analyze`.
@@ -13,7 +17,8 @@ use super::output;
 pub struct SearchArgs {
     /// Position string or `startpos` (the default).
     pub position: Option<String>,
-    /// Moves played from the position (their history counts for repetitions).
+    /// Moves played from the position (their history counts for
+    /// repetitions; in mancala, after another go the same side moves).
     #[arg(long, value_name = "LIST")]
     pub moves: Option<String>,
     /// Search to this depth.
@@ -41,7 +46,17 @@ pub struct SearchArgs {
 
 /// Runs `oware bestmove`.
 pub fn run(args: SearchArgs) -> Result<()> {
-    let rules = args.rules.rules()?;
+    let rules = match args.rules.choice()? {
+        Choice::Oware(rules) => rules,
+        Choice::Mancala(seeds) => {
+            if args.book.is_some() {
+                bail!("--book: the opening book is Oware's; mancala has none");
+            }
+            let game = mancala_game_from(args.position.as_deref(), args.moves.as_deref(), seeds)?;
+            let engine = mancala_engine(&args.engine)?;
+            return search_and_print::<Mancala>(&engine, &game, &args);
+        }
+    };
     let game = game_from(args.position.as_deref(), args.moves.as_deref(), rules)?;
     if let Some(path) = &args.book {
         let book = oware::book::file::load(path, rules.variant).context("cannot read the book")?;
@@ -65,11 +80,21 @@ pub fn run(args: SearchArgs) -> Result<()> {
         }
     }
     let engine = make_engine(&args.engine, rules.variant)?;
+    search_and_print::<Oware>(&engine, &game, &args)
+}
+
+/// Searches `game` and prints an iteration a line and the move, or the
+/// JSON object.
+fn search_and_print<G: SearchGame>(
+    engine: &Engine<G>,
+    game: &G::Game,
+    args: &SearchArgs,
+) -> Result<()> {
     let limits = limits_from(args.depth, args.movetime, 3000);
     let json = args.json;
-    let result = engine.search(&game, &limits, |it| {
+    let result = engine.search(game, &limits, |it| {
         if !json {
-            output::line(search::report::iteration_line(it));
+            output::line(search::report::iteration_line::<G>(it));
         }
     })?;
     if result.threads < engine.threads() {
@@ -81,8 +106,8 @@ pub fn run(args: SearchArgs) -> Result<()> {
     }
     if json {
         let tables = engine.tables().map(|t| &**t);
-        let margin = search::proof::proven_margin(&game, &result.last.pv, tables);
-        output::line(search::report::result_json(&result, margin));
+        let verdict = search::report::verdict::<G>(&result.last, game, tables);
+        output::line(search::report::result_json(&result, verdict));
     } else {
         let best = result.best.map_or("none".to_string(), |m| m.to_string());
         output::line(format_args!("bestmove {best}"));

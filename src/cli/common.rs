@@ -7,6 +7,8 @@ use std::time::Duration;
 use anyhow::{Context, Result, bail};
 use clap::Args;
 
+use oware::mancala::{Mancala, MancalaGame, MancalaPosition};
+use oware::search::SearchGame;
 use oware::{Game, Position, RuleSet, Rules, Variant, mancala, parse_moves, search, tb};
 
 use super::output;
@@ -114,7 +116,7 @@ impl RulesArgs {
         match self.choice()? {
             Choice::Oware(rules) => Ok(rules),
             Choice::Mancala(_) => {
-                bail!("this command does not play mancala yet (show and perft do)")
+                bail!("this command does not play mancala yet (show, perft and the search do)")
             }
         }
     }
@@ -192,11 +194,22 @@ pub fn make_engine(args: &EngineArgs, variant: Variant) -> Result<search::Engine
         Some(path) => search::EvalParams::load(path)?,
         None => search::EvalParams::DEFAULT,
     };
+    search::tt::check_size(args.hash as usize)?;
+    let tables = search_tables(args, variant)?;
+    let mut engine = engine_with(args, tables)?;
+    engine.params = params;
+    Ok(engine)
+}
+
+/// An engine for the game `G` with `tables`, as `args` asks: its table
+/// pre-faulted and its threads checked.
+pub fn engine_with<G: SearchGame>(
+    args: &EngineArgs,
+    tables: Option<Arc<G::Tables>>,
+) -> Result<search::Engine<G>> {
     let hash = args.hash as usize;
     search::tt::check_size(hash)?;
-    let tables = search_tables(args, variant)?;
-    let mut engine = search::Engine::new(hash, args.threads as usize, tables);
-    engine.params = params;
+    let engine = search::Engine::<G>::new(hash, args.threads as usize, tables);
     if engine.hash_mib() < hash {
         output::note(format_args!(
             "warning: the system gave {} MiB for the hash table, not {hash}",
@@ -205,4 +218,55 @@ pub fn make_engine(args: &EngineArgs, variant: Variant) -> Result<search::Engine
     }
     engine.check_threads()?;
     Ok(engine)
+}
+
+/// A Mancala engine as `args` asks. Mancala has no endgame tables yet: a
+/// table folder asked for with `--db` is an error, and the search says on
+/// standard error that it uses none.
+pub fn mancala_engine(args: &EngineArgs) -> Result<search::Engine<Mancala>> {
+    if let Some(path) = &args.eval {
+        bail!(
+            "--eval {}: the weights file is Oware's (mancala's evaluation has no weights to set)",
+            path.display()
+        );
+    }
+    if let Some(dir) = &args.db {
+        bail!(
+            "--db {}: mancala has no endgame tables yet (its search uses none)",
+            dir.display()
+        );
+    }
+    if !args.no_db {
+        output::note("tables: none (mancala has no endgame tables yet)");
+    }
+    engine_with(args, None)
+}
+
+/// A Mancala position string, or the start with `seeds` a house for
+/// `startpos` or nothing.
+pub fn mancala_position(text: Option<&str>, seeds: u8) -> Result<MancalaPosition> {
+    match text {
+        None | Some("startpos") => Ok(MancalaPosition::start(seeds)),
+        Some(s) => s.parse().with_context(|| format!("bad position '{s}'")),
+    }
+}
+
+/// The game of Mancala after `moves` (a move list) from `position`.
+pub fn mancala_game_from(
+    position: Option<&str>,
+    moves: Option<&str>,
+    seeds: u8,
+) -> Result<MancalaGame> {
+    let mut game = MancalaGame::new(mancala_position(position, seeds)?);
+    if let Some(list) = moves {
+        for (i, mv) in parse_moves(list)
+            .context("bad move list")?
+            .into_iter()
+            .enumerate()
+        {
+            game.play(mv)
+                .with_context(|| format!("move {} ({mv}) cannot be played", i + 1))?;
+        }
+    }
+    Ok(game)
 }

@@ -27,6 +27,7 @@ pub const EXAMPLES: &str = "Examples:
   oware show 0-0-0-0-0-1-0-0-0-0-0-0-20-27-S --json
   oware perft --depth 9                        count leaves 9 plies deep
   oware bestmove --movetime 2000               the best move from the start
+  oware bestmove --rules mancala --depth 20    the same in Arabic Mancala
   oware build --max-seeds 16                   endgame tables of levels 0..16
   oware serve                                  play in the browser at http://127.0.0.1:8080";
 

@@ -2,20 +2,27 @@
 
 use std::path::PathBuf;
 
-use anyhow::Result;
+use anyhow::{Result, bail};
 use clap::Args;
 
+use oware::mancala::START_SEEDS;
 use oware::search::EvalParams;
-use oware::{Rules, Variant};
+use oware::uci::GameRules;
+use oware::{RuleSet, Rules};
 
 use super::common::table_folder;
 
 /// Arguments of `oware uci`.
 #[derive(Args)]
 pub struct UciArgs {
-    /// Rule set to play.
+    /// Rule set to play: abapa, grand-slam-forbidden, capture-and-end,
+    /// awari or mancala (option Rules).
     #[arg(long, default_value = "abapa")]
-    rules: Variant,
+    rules: RuleSet,
+    /// Seeds a house at the start of mancala: 3 (the default), 4, 5 or 7
+    /// (option StartSeeds).
+    #[arg(long, value_name = "K")]
+    start_seeds: Option<u8>,
     /// Endgame table folder (default: $OWARE_DB, else `databases` when it
     /// exists; option TablePath).
     #[arg(long)]
@@ -28,6 +35,19 @@ pub struct UciArgs {
 
 /// Runs `oware uci` until `quit` or the end of input.
 pub fn run(args: UciArgs) -> Result<()> {
+    let rules = match (args.rules, args.start_seeds) {
+        (RuleSet::Oware(variant), None | Some(4)) => GameRules::Oware(Rules::of(variant)),
+        (RuleSet::Oware(_), Some(k)) => {
+            bail!("--start-seeds {k}: Oware starts with 4 seeds a house")
+        }
+        (RuleSet::Mancala, seeds) => {
+            let seeds = seeds.unwrap_or(3);
+            if !START_SEEDS.contains(&seeds) {
+                bail!("--start-seeds {seeds}: mancala starts with 3, 4, 5 or 7 seeds a house");
+            }
+            GameRules::Mancala(seeds)
+        }
+    };
     let (dir, asked) = table_folder(args.db.as_ref());
     let params = match &args.eval {
         Some(path) => EvalParams::load(path)?,
@@ -35,13 +55,6 @@ pub fn run(args: UciArgs) -> Result<()> {
     };
     let stdin = std::io::stdin();
     let eval = (params, args.eval);
-    oware::uci::run(
-        stdin,
-        std::io::stdout(),
-        Rules::of(args.rules),
-        dir,
-        asked,
-        eval,
-    );
+    oware::uci::run(stdin, std::io::stdout(), rules, dir, asked, eval);
     Ok(())
 }

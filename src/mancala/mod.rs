@@ -3,13 +3,18 @@
 //! into, a last seed in it gives another go, and a last seed in an empty
 //! house of the mover's row captures the house opposite.
 
+pub mod bench;
+pub mod eval;
 mod game;
 mod perft;
 mod position;
 pub mod report;
+pub mod search;
 
+pub use eval::MancalaParams;
 pub use game::MancalaGame;
 pub use perft::{divide, perft};
 pub use position::{
     MAX_SEEDS, MancalaEnd, MancalaMoveError, MancalaPosition, START_SEEDS, STOP_SEEDS, Sowing,
 };
+pub use search::Mancala;

@@ -1,8 +1,9 @@
 //! A score and principal variation for every legal move.
 
 use super::engine::{Engine, SearchError, SearchResult};
+use super::game::SearchGame;
 use super::limits::Limits;
-use crate::{Game, Move};
+use crate::Move;
 
 /// One legal move, searched.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -17,7 +18,7 @@ pub struct MoveAnalysis {
 
 impl MoveAnalysis {
     /// The score for the side to move, in centiseeds (proven results as in
-    /// the search: ±(30000 − plies)).
+    /// the search: for Oware ±(30000 − plies)).
     pub fn score(&self) -> i32 {
         self.result.last.score
     }
@@ -27,16 +28,13 @@ impl MoveAnalysis {
 /// in full: a search of the position whose root may play only that move)
 /// and returns the moves best first. Depths, scores and the plies of
 /// proven results are those `bestmove` would give for that move.
-pub fn analyze(
-    engine: &Engine,
-    game: &Game,
+pub fn analyze<G: SearchGame>(
+    engine: &Engine<G>,
+    game: &G::Game,
     limits: &Limits,
 ) -> Result<Vec<MoveAnalysis>, SearchError> {
-    if let Some(outcome) = game.outcome() {
-        return Err(SearchError::GameOver(outcome.reason));
-    }
     let mut rows = Vec::new();
-    for mv in game.legal_moves() {
+    for mv in G::root(game)?.legal {
         let only = Limits {
             root_moves: Some(1 << mv.house()),
             ..*limits

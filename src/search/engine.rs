@@ -6,21 +6,23 @@ use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, Ordering::Relaxed};
 use std::time::{Duration, Instant};
 
 use super::busy::Busy;
-use super::eval::{EvalParams, Evaluator};
+use super::features::Features;
+use super::game::SearchGame;
 use super::limits::{Limits, MAX_DEPTH};
+use super::oware::Oware;
 use super::timing::TimeManager;
 use super::tt::{LocalTable, TranspositionTable};
-use super::worker::{ALL_HOUSES, Features, INFINITE, Shared, Worker, is_proven};
-use crate::tb::Tablebase;
-use crate::{Game, Move, Position};
+use super::worker::{ALL_HOUSES, INFINITE, Shared, Worker, is_proven};
+use crate::Move;
 
 /// One finished iteration of the main thread.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Iteration {
     /// Nominal depth.
     pub depth: u32,
-    /// Score in centiseeds for the side to move (±30000 − plies for proven
-    /// wins and losses).
+    /// Score in centiseeds for the side to move (proven results as the
+    /// game encodes them: for Oware ±30000 − plies; see
+    /// [`SearchGame::proven`]).
     pub score: i32,
     /// Nodes of all threads so far.
     pub nodes: u64,
@@ -30,13 +32,18 @@ pub struct Iteration {
     pub pv: Vec<Move>,
     /// Table probes so far.
     pub tb_hits: u64,
+    /// No evaluation went into the score: it is the game's exact value
+    /// (only for games whose search [solves](SearchGame::SOLVES)).
+    pub solved: bool,
+    /// A deeper search cannot change the result: the search ends on it.
+    pub settled: bool,
 }
 
 impl Iteration {
-    /// Whether the score is a proven result found deep enough that a
-    /// deeper search cannot change it: the search ends on it.
+    /// Whether the result is solved, or a proven result found deep enough
+    /// that a deeper search cannot change it: the search ends on it.
     pub fn is_settled(&self) -> bool {
-        is_proven(self.score) && self.depth as i32 > (super::WIN - self.score.abs()) + 2
+        self.settled
     }
 
     /// Whether this iteration replaces `current` as the search's result: it
@@ -66,9 +73,9 @@ pub struct SearchResult {
 /// Why a search cannot start.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum SearchError {
-    /// The game has ended.
+    /// The game has ended (why, as the game says it).
     #[error("the game is over ({0}); there is no move to search")]
-    GameOver(crate::EndReason),
+    GameOver(String),
     /// The root moves asked for include no legal move.
     #[error("none of the moves to search is legal")]
     NoRootMove,
@@ -84,30 +91,31 @@ pub enum SearchError {
     },
 }
 
-/// A reusable engine: transposition table, tables and settings.
-pub struct Engine {
+/// A reusable engine for the game `G` (Oware unless said):
+/// transposition table, tables and settings.
+pub struct Engine<G: SearchGame = Oware> {
     tt: TranspositionTable,
     /// Each search thread's own small table (see [`LocalTable`]).
     locals: Vec<LocalTable>,
-    tables: Option<Arc<Tablebase>>,
+    tables: Option<Arc<G::Tables>>,
     threads: usize,
     stop: Arc<AtomicBool>,
     /// Evaluation weights.
-    pub params: EvalParams,
+    pub params: G::Params,
     /// Search techniques in use.
     pub features: Features,
 }
 
-impl Engine {
+impl<G: SearchGame> Engine<G> {
     /// An engine with a `hash_mib` MiB table and `threads` threads.
-    pub fn new(hash_mib: usize, threads: usize, tables: Option<Arc<Tablebase>>) -> Engine {
+    pub fn new(hash_mib: usize, threads: usize, tables: Option<Arc<G::Tables>>) -> Engine<G> {
         Engine {
             tt: TranspositionTable::new(hash_mib),
             locals: (0..threads.max(1)).map(|_| LocalTable::new()).collect(),
             tables,
             threads: threads.max(1),
             stop: Arc::new(AtomicBool::new(false)),
-            params: EvalParams::DEFAULT,
+            params: G::PARAMS,
             features: Features::DEFAULT,
         }
     }
@@ -156,12 +164,12 @@ impl Engine {
     }
 
     /// Uses these tables (or none).
-    pub fn set_tables(&mut self, tables: Option<Arc<Tablebase>>) {
+    pub fn set_tables(&mut self, tables: Option<Arc<G::Tables>>) {
         self.tables = tables;
     }
 
     /// The tables in use, if any.
-    pub fn tables(&self) -> Option<&Arc<Tablebase>> {
+    pub fn tables(&self) -> Option<&Arc<G::Tables>> {
         self.tables.as_ref()
     }
 
@@ -171,6 +179,12 @@ impl Engine {
         for local in &self.locals {
             local.clear();
         }
+    }
+
+    /// Makes `flag` the one that stops this engine's searches (see
+    /// [`Engine::stop_flag`]).
+    pub fn set_stop_flag(&mut self, flag: Arc<AtomicBool>) {
+        self.stop = flag;
     }
 
     /// A flag that stops the running search when set. The engine never
@@ -183,19 +197,17 @@ impl Engine {
     /// after each completed iteration of the main thread.
     pub fn search(
         &self,
-        game: &Game,
+        game: &G::Game,
         limits: &Limits,
         mut on_iteration: impl FnMut(&Iteration),
     ) -> Result<SearchResult, SearchError> {
         let start = Instant::now();
-        if let Some(outcome) = game.outcome() {
-            return Err(SearchError::GameOver(outcome.reason));
-        }
+        let origin = G::root(game)?;
         // The search's own stop flag, raised at the deadline or when the
         // caller's flag is set.
         let stop = AtomicBool::new(false);
-        let root = *game.position();
-        let mut legal = game.legal_moves();
+        let root = origin.position;
+        let mut legal = origin.legal;
         let root_moves = limits.root_moves.unwrap_or(ALL_HOUSES) & ALL_HOUSES;
         legal.retain(|m| root_moves & (1 << m.house()) != 0);
         if legal.is_empty() {
@@ -209,6 +221,8 @@ impl Engine {
                 time: start.elapsed(),
                 pv: vec![legal[0]],
                 tb_hits: 0,
+                solved: false,
+                settled: false,
             };
             on_iteration(&last);
             return Ok(SearchResult {
@@ -236,11 +250,11 @@ impl Engine {
             // aborts one midway.
             hard_deadline: timing.hard(),
             node_limit: limits.nodes,
-            eval: Evaluator::new(&self.params),
+            eval: G::evaluator(&self.params),
             features: self.features,
-            rules: *game.rules(),
+            rules: G::rules(game),
         };
-        let history = game.positions_since_capture();
+        let history = origin.history;
         let max_depth = limits.depth.unwrap_or(MAX_DEPTH).min(MAX_DEPTH);
         let (result, threads) = if self.threads == 1 {
             // No thread to start: the search runs here, and reports its
@@ -279,6 +293,8 @@ impl Engine {
                 time: start.elapsed(),
                 pv: vec![legal[0]],
                 tb_hits: 0,
+                solved: false,
+                settled: false,
             }
         });
         let best = last.pv.first().copied().or(Some(legal[0]));
@@ -304,9 +320,9 @@ impl Engine {
     #[allow(clippy::too_many_arguments)]
     fn search_threads(
         &self,
-        shared: &Shared,
-        history: &[Position],
-        root: &Position,
+        shared: &Shared<G>,
+        history: &[G::Position],
+        root: &G::Position,
         root_moves: u8,
         max_depth: u32,
         start: Instant,
@@ -391,9 +407,9 @@ impl Engine {
 /// One thread's iterative deepening: each iteration is the one after the
 /// deepest any thread has completed; `completed` gets each iteration this
 /// thread completes first, and any that settles the result.
-fn deepen(
-    worker: &mut Worker,
-    root: &Position,
+fn deepen<G: SearchGame>(
+    worker: &mut Worker<G>,
+    root: &G::Position,
     max_depth: u32,
     start: Instant,
     mut completed: impl FnMut(Iteration),
@@ -412,7 +428,7 @@ fn deepen(
         }
         worker.depth = depth;
         worker.aborted = false;
-        let Some(score) = aspiration(worker, root, depth as i32, previous) else {
+        let Some((score, solved)) = aspiration(worker, root, depth as i32, previous) else {
             if shared.stop.load(Relaxed) {
                 break;
             }
@@ -427,6 +443,9 @@ fn deepen(
             time: start.elapsed(),
             pv: worker.pv[0].clone(),
             tb_hits: shared.tb_hits.load(Relaxed),
+            solved,
+            settled: solved
+                || (!G::SOLVES && G::proven(score).is_some_and(|p| depth as i32 > p.plies + 2)),
         };
         // A settled result ends the search (decided here, so that one
         // thread stays deterministic). It is passed on even when another
@@ -444,20 +463,22 @@ fn deepen(
     worker.flush();
 }
 
-/// One iteration with an aspiration window around the previous score;
+/// One iteration with an aspiration window around the previous score:
+/// the score and whether it is solved (no evaluation went into it);
 /// `None` if the search was stopped before it finished.
-fn aspiration(
-    worker: &mut Worker,
-    root: &Position,
+fn aspiration<G: SearchGame>(
+    worker: &mut Worker<G>,
+    root: &G::Position,
     depth: i32,
     previous: Option<i32>,
-) -> Option<i32> {
+) -> Option<(i32, bool)> {
     let mut delta = 60;
     let (mut alpha, mut beta) = match previous {
-        Some(p) if depth >= 4 && !is_proven(p) => (p - delta, p + delta),
+        Some(p) if depth >= 4 && !is_proven::<G>(p) => (p - delta, p + delta),
         _ => (-INFINITE, INFINITE),
     };
     loop {
+        let guesses = worker.guesses();
         let score = worker.search(root, depth, alpha, beta, 0, 0);
         if worker.aborted {
             return None;
@@ -467,7 +488,7 @@ fn aspiration(
         } else if score >= beta && beta < INFINITE {
             beta = (score + delta).min(INFINITE);
         } else {
-            return Some(score);
+            return Some((score, G::SOLVES && worker.guesses() == guesses));
         }
         delta *= 4;
     }

@@ -9,8 +9,9 @@
 
 use crate::Position;
 
-/// Every byte above 48, so that no word of pits (bytes of at most 48) XORed
-/// with it is zero: a zero factor would make the product forget the other.
+/// Every byte above 127, so that no word of pits (bytes of at most 127)
+/// XORed with it is zero: a zero factor would make the product forget the
+/// other.
 const LOW_SEED: u64 = 0xA0F6_E3D5_9B87_C4E9;
 /// The same for the high word (four pits and the side to move).
 const HIGH_SEED: u64 = 0xD6B3_F5A9_E7C1_8BED;
@@ -19,19 +20,24 @@ const HIGH_SEED: u64 = 0xD6B3_F5A9_E7C1_8BED;
 /// compares).
 #[inline]
 pub fn board_key(pos: &Position) -> u64 {
-    let word = pos.pits_word() | (u128::from(pos.side_to_move() as u8) << 96);
+    fold(pos.pits_word() | (u128::from(pos.side_to_move() as u8) << 96))
+}
+
+/// The key of a board as a word: twelve pit bytes (of at most 127 seeds)
+/// from the lowest, then the side to move's byte (0 or 1) and zeros.
+#[inline]
+pub fn fold(word: u128) -> u64 {
     let product = u128::from(word as u64 ^ LOW_SEED) * u128::from((word >> 64) as u64 ^ HIGH_SEED);
     product as u64 ^ (product >> 64) as u64
 }
 
-/// What South's store adds to the key (North's store follows from it and
-/// the seeds on the board): random words from a fixed generator.
-static STORE_KEYS: [u64; 49] = {
-    let mut keys = [0u64; 49];
-    let mut state = 0x2545_F491_4F6C_DD1Du64;
+/// `N` random words from a fixed generator (splitmix64 from `seed`): what
+/// each count of seeds in South's store adds to a key.
+pub const fn store_keys<const N: usize>(seed: u64) -> [u64; N] {
+    let mut keys = [0u64; N];
+    let mut state = seed;
     let mut i = 0;
-    while i < 49 {
-        // splitmix64
+    while i < N {
         state = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
         let mut z = state;
         z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
@@ -40,7 +46,11 @@ static STORE_KEYS: [u64; 49] = {
         i += 1;
     }
     keys
-};
+}
+
+/// What South's store adds to the key (North's store follows from it and
+/// the seeds on the board).
+static STORE_KEYS: [u64; 49] = store_keys(0x2545_F491_4F6C_DD1D);
 
 /// The full key: pits, side to move and stores (South's store determines
 /// North's, given the seeds on the board).

@@ -101,6 +101,8 @@ mod tests {
             time: Duration::ZERO,
             pv: vec![Move::from_letter(best).unwrap()],
             tb_hits: 0,
+            solved: false,
+            settled: false,
         }
     }
 

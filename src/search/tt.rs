@@ -30,6 +30,10 @@ pub struct Entry {
     pub bound: Bound,
     /// The best move's house (0..5), if any.
     pub house: Option<u8>,
+    /// No evaluation went into the score: it is the game's value, or a
+    /// bound on it, at every depth (see
+    /// [`SearchGame::SOLVES`](super::SearchGame::SOLVES)).
+    pub solved: bool,
     generation: u8,
 }
 
@@ -41,6 +45,7 @@ impl Entry {
             depth,
             bound,
             house,
+            solved: false,
             generation: 0,
         }
     }
@@ -50,6 +55,7 @@ impl Entry {
             | (u64::from(self.depth) << 16)
             | ((self.bound as u64) << 24)
             | (u64::from(self.house.unwrap_or(7)) << 26)
+            | (u64::from(self.solved) << 29)
             | (u64::from(self.generation) << 32)
     }
 
@@ -65,6 +71,7 @@ impl Entry {
                 _ => Bound::None,
             },
             house: (house < 6).then_some(house),
+            solved: (word >> 29) & 1 != 0,
             generation: (word >> 32) as u8,
         }
     }

@@ -1,27 +1,28 @@
 //! One search thread: principal-variation alpha-beta with a transposition
-//! table, table probes, repetition along the path and a capture search.
+//! table, table probes, repetition along the path and a capture search,
+//! generic over the game ([`SearchGame`]).
 
 use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, Ordering::Relaxed};
 use std::time::Instant;
 
 use super::busy::Busy;
-use super::eval::Evaluator;
-use super::keys::{board_key, full_key};
+use super::features::Features;
+use super::game::SearchGame;
 use super::tt::{Bound, Entry, LocalTable, TranspositionTable};
-use crate::tb::Tablebase;
-use crate::{EndReason, Move, Position, Rules};
+use crate::Move;
 
 mod frontier;
+mod generic;
 mod leaf;
 mod ordering;
+mod oware;
 mod probing;
 
-use ordering::{Candidate, Keys, Ordered, capture_order, key, take_best};
+use ordering::Keys;
+pub use ordering::{Candidate, Ordered};
+use ordering::{capture_order, key, take_best};
+pub use oware::OwareProbe;
 
-/// The score of a won game at the root; a win `k` plies away scores `WIN − k`.
-pub const WIN: i32 = 30_000;
-/// Scores at least this large (in absolute value) are proven results.
-pub const PROVEN: i32 = WIN - 1_000;
 /// Larger than any score.
 pub const INFINITE: i32 = 32_000;
 /// The deepest path searched.
@@ -37,50 +38,20 @@ const DEFER_DEPTH: i32 = 6;
 /// against 1.86–1.90 s with every node on the shared table, and depth 25
 /// from the start in 4.0 s against 6.2 s with no table at this depth.
 const LOCAL_DEPTH: i32 = 2;
-/// Search techniques that can be switched off, to measure what each one
-/// is worth (`oware match`).
-#[derive(Copy, Clone, Debug, PartialEq, Eq)]
-pub struct Features {
-    /// Search late quiet moves one ply shallower first.
-    pub reductions: bool,
-    /// Plies of captures searched beyond the nominal depth (0: none).
-    pub capture_plies: i32,
-    /// With several threads: a move whose position another thread is
-    /// searching is put off until the node's other moves are done.
-    pub defer: bool,
-}
-
-impl Features {
-    /// What the engine uses: reductions won 57.6 % against the engine
-    /// without them at equal nodes; a four-ply capture search scored 48.6 %
-    /// (no gain), so it is off (`oware match`, README).
-    pub const DEFAULT: Features = Features {
-        reductions: true,
-        capture_plies: 0,
-        defer: true,
-    };
-}
-
-impl Default for Features {
-    fn default() -> Features {
-        Features::DEFAULT
-    }
-}
-
 /// Every house: a root that may play any legal move.
 pub const ALL_HOUSES: u8 = 0b11_1111;
 
-/// Whether a score is a proven win or loss.
-pub fn is_proven(score: i32) -> bool {
-    score.abs() >= PROVEN
+/// Whether a score is a proven result of `G`.
+pub fn is_proven<G: SearchGame>(score: i32) -> bool {
+    score.abs() >= G::PROVEN
 }
 
 /// State shared by the threads of one search.
-pub struct Shared<'a> {
+pub struct Shared<'a, G: SearchGame> {
     /// The deepest iteration any thread has completed.
     pub completed_depth: &'a AtomicU32,
     pub tt: &'a TranspositionTable,
-    pub tables: Option<&'a Tablebase>,
+    pub tables: Option<&'a G::Tables>,
     pub stop: &'a AtomicBool,
     /// The caller's stop flag.
     pub cancel: &'a AtomicBool,
@@ -92,14 +63,14 @@ pub struct Shared<'a> {
     pub hard_deadline: Option<Instant>,
     pub node_limit: Option<u64>,
     /// The evaluation, prepared from the engine's weights.
-    pub eval: Evaluator,
+    pub eval: G::Eval,
     pub features: Features,
-    pub rules: Rules,
+    pub rules: G::Rules,
 }
 
 /// One thread's search state.
-pub struct Worker<'a> {
-    pub shared: &'a Shared<'a>,
+pub struct Worker<'a, G: SearchGame> {
+    pub shared: &'a Shared<'a, G>,
     /// Board keys since the last capture: the game's history, then the path.
     path: Vec<u64>,
     /// How many keys of `path` have each top byte: a repetition is looked
@@ -111,6 +82,10 @@ pub struct Worker<'a> {
     local_tb_hits: u64,
     /// Bumped whenever a score depends on the path (repetition, move cap).
     path_events: u64,
+    /// Bumped whenever a score comes from the evaluation rather than the
+    /// game's end or the tables (only with [`SearchGame::SOLVES`]): a score
+    /// found while this stays the same is solved.
+    guesses: u64,
     pub aborted: bool,
     /// Helper threads search the root moves in another order (rotated by
     /// this much after the table move) so that they explore other subtrees
@@ -127,45 +102,32 @@ pub struct Worker<'a> {
     pub pv: Vec<Vec<Move>>,
     /// The thread's table of the nodes two plies above the leaves.
     local: &'a LocalTable,
-    /// The largest level whose table is loaded (levels are probed only when
-    /// present).
-    tb_levels: [bool; 49],
-    /// The seeds in play (board and stores), the same in every position
-    /// of the search.
-    total_seeds: u8,
+    /// What the game's table probes need to know (which levels are loaded).
+    probe: G::Probe,
 }
 
-/// The entry of a position in the repetition filter (`Worker::on_path`):
-/// a cheap hash of the pits and the side to move, so that a leaf, which
-/// needs no key otherwise, computes its key only when the filter hits.
-#[inline]
-fn filter_slot(pos: &Position) -> usize {
-    let word = pos.pits_word() ^ (u128::from(pos.side_to_move() as u8) << 96);
-    let folded = (word as u64) ^ ((word >> 64) as u64).rotate_left(29);
-    (folded.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 56) as usize
-}
-
-impl<'a> Worker<'a> {
+impl<'a, G: SearchGame> Worker<'a, G> {
     /// A worker for a root whose game history since the last capture has
     /// the positions `history` (oldest first, the root last).
-    pub fn new(shared: &'a Shared<'a>, local: &'a LocalTable, history: &[Position]) -> Worker<'a> {
-        let mut tb_levels = [false; 49];
-        if let Some(tb) = shared.tables {
-            for (level, present) in tb_levels.iter_mut().enumerate() {
-                *present = tb.has_level(level);
-            }
-        }
+    pub fn new(
+        shared: &'a Shared<'a, G>,
+        local: &'a LocalTable,
+        history: &[G::Position],
+    ) -> Worker<'a, G> {
+        let root = history.last().copied().unwrap_or(G::EMPTY);
+        let history = if G::CYCLES { history } else { &[] };
         Worker {
             shared,
-            path: history.iter().map(board_key).collect(),
+            path: history.iter().map(G::board_key).collect(),
             on_path: history.iter().fold([0; 256], |mut counts, p| {
-                counts[filter_slot(p)] += 1;
+                counts[G::filter_slot(p)] += 1;
                 counts
             }),
             since_capture: 0,
             local_nodes: 0,
             local_tb_hits: 0,
             path_events: 0,
+            guesses: 0,
             aborted: false,
             root_rotation: 0,
             root_moves: ALL_HOUSES,
@@ -174,10 +136,26 @@ impl<'a> Worker<'a> {
             history: [[0; 6]; 2],
             pv: vec![Vec::new(); MAX_PLY + 1],
             local,
-            tb_levels,
-            total_seeds: history.last().map_or(0, |root| {
-                (root.seeds_on_board() + u32::from(root.stores()[0] + root.stores()[1])) as u8
-            }),
+            probe: G::probe_state(shared.tables, &root),
+        }
+    }
+
+    /// How many scores have come from the evaluation so far (see
+    /// [`SearchGame::SOLVES`]).
+    pub fn guesses(&self) -> u64 {
+        self.guesses
+    }
+
+    /// Counts a table probe (for a game's [`SearchGame::table_window`]).
+    pub fn count_tb_hit(&mut self) {
+        self.local_tb_hits += 1;
+    }
+
+    /// Counts a score that comes from the evaluation.
+    #[inline(always)]
+    fn guess(&mut self) {
+        if G::SOLVES {
+            self.guesses += 1;
         }
     }
 
@@ -208,24 +186,6 @@ impl<'a> Worker<'a> {
             self.shared.stop.store(true, Relaxed);
             self.aborted = true;
         }
-    }
-
-    /// The score of a finished game with final stores `mine` and `theirs`.
-    fn result(mine: u8, theirs: u8, ply: usize) -> i32 {
-        match mine.cmp(&theirs) {
-            std::cmp::Ordering::Greater => WIN - ply as i32,
-            std::cmp::Ordering::Less => -WIN + ply as i32,
-            std::cmp::Ordering::Equal => 0,
-        }
-    }
-
-    /// The score of a game that ends here for `reason`, after the sweep the
-    /// rules make.
-    fn ended(&self, pos: &Position, reason: EndReason, ply: usize) -> i32 {
-        let mut last = *pos;
-        last.end_game(reason, self.shared.rules.variant);
-        let me = last.side_to_move();
-        Worker::result(last.store(me), last.store(me.opponent()), ply)
     }
 
     /// The entry of a node `depth` plies above the leaves, from the table
@@ -261,9 +221,9 @@ impl<'a> Worker<'a> {
 
     /// Scores of proven results are stored relative to the node.
     fn to_tt(score: i32, ply: usize) -> i16 {
-        let s = if score >= PROVEN {
+        let s = if score >= G::PROVEN {
             score + ply as i32
-        } else if score <= -PROVEN {
+        } else if score <= -G::PROVEN {
             score - ply as i32
         } else {
             score
@@ -273,9 +233,9 @@ impl<'a> Worker<'a> {
 
     fn from_tt(score: i16, ply: usize) -> i32 {
         let s = i32::from(score);
-        if s >= PROVEN {
+        if s >= G::PROVEN {
             s - ply as i32
-        } else if s <= -PROVEN {
+        } else if s <= -G::PROVEN {
             s + ply as i32
         } else {
             s
@@ -286,55 +246,75 @@ impl<'a> Worker<'a> {
     /// `depth` plies within (alpha, beta). The PV is left in `self.pv[ply]`.
     pub fn search(
         &mut self,
-        pos: &Position,
+        pos: &G::Position,
         depth: i32,
         alpha: i32,
         beta: i32,
         ply: usize,
         captured: u8,
     ) -> i32 {
-        self.search_keyed(pos, board_key(pos), depth, alpha, beta, ply, captured)
+        self.search_keyed(pos, G::board_key(pos), depth, alpha, beta, ply, captured)
     }
 
     /// [`Worker::search`] with the board key of `pos` if it is already
     /// known (0: not computed; a leaf or a node one ply above the leaves
     /// then never computes it unless the repetition filter hits, and
     /// recomputing a real zero key is harmless). Inlined into the move
-    /// loop: a node one ply above the leaves goes straight to its own loop
-    /// ([`Worker::enter_frontier`]), others to one of the two copies of
+    /// loop: a node one ply above the leaves goes straight to the game's
+    /// [`SearchGame::frontier`], others to one of the two copies of
     /// [`Worker::node`].
     #[allow(clippy::too_many_arguments)]
     #[inline(always)]
     fn search_keyed(
         &mut self,
-        pos: &Position,
+        pos: &G::Position,
         mut key: u64,
         depth: i32,
-        mut alpha: i32,
-        mut beta: i32,
+        alpha: i32,
+        beta: i32,
         ply: usize,
         captured: u8,
     ) -> i32 {
-        let slot = filter_slot(pos);
+        let slot = G::filter_slot(pos);
         let since = match self.arrive::<true>(pos, &mut key, slot, ply, captured) {
             Ok(since) => since,
             Err(score) => return score,
         };
         if self.shared.features.capture_plies == 0 {
             if depth <= 0 {
-                return self.leaf(pos, ply, alpha, beta);
+                return G::leaf(self, pos, ply, alpha, beta);
             }
             if depth == 1 && ply > 0 {
-                return self.enter_frontier(pos, since, alpha, beta, ply);
+                return G::frontier(self, pos, since, alpha, beta, ply);
             }
         }
         if key == 0 {
-            key = board_key(pos);
+            key = G::board_key(pos);
         }
+        self.interior(pos, key, slot, since, depth, alpha, beta, ply)
+    }
+
+    /// An interior node: its key goes on the path (for a game with cycles)
+    /// while [`Worker::node`] searches it.
+    #[allow(clippy::too_many_arguments)]
+    #[inline(always)]
+    fn interior(
+        &mut self,
+        pos: &G::Position,
+        key: u64,
+        slot: usize,
+        since: usize,
+        depth: i32,
+        mut alpha: i32,
+        mut beta: i32,
+        ply: usize,
+    ) -> i32 {
         let saved_since = self.since_capture;
-        self.since_capture = since;
-        self.path.push(key);
-        self.on_path[slot] += 1;
+        if G::CYCLES {
+            self.since_capture = since;
+            self.path.push(key);
+            self.on_path[slot] += 1;
+        }
         // Most interior nodes need none of what only the root, the capture
         // search or a node worth sharing out among threads needs: they take
         // the leaner copy of `node`.
@@ -344,24 +324,25 @@ impl<'a> Worker<'a> {
         } else {
             self.node::<false>(pos, key, depth, &mut alpha, &mut beta, ply)
         };
-        self.path.pop();
-        self.on_path[slot] -= 1;
-        self.since_capture = saved_since;
+        if G::CYCLES {
+            self.path.pop();
+            self.on_path[slot] -= 1;
+            self.since_capture = saved_since;
+        }
         score
     }
 
     /// What every node does first: clears its PV (unless `CLEAR_PV` is
     /// false: a leaf's PV is cleared once by its parent), counts itself,
-    /// checks the limits, and
-    /// ends the game if the move that led here did (majority, repetition,
-    /// move limit). `Err(score)` when that settles the node; otherwise
-    /// where the moves since the last capture start on the path, counting
-    /// this node. `key` is computed if the repetition check needs it;
-    /// `slot` is the position's [`filter_slot`].
+    /// checks the limits, and asks the game whether the move that led here
+    /// ended it ([`SearchGame::arrival`]: `Err(score)` when that settles the
+    /// node, otherwise where the moves since the last capture start on the
+    /// path, counting this node). `key` is computed if the game needs it;
+    /// `slot` is the position's [`SearchGame::filter_slot`].
     #[inline(always)]
     fn arrive<const CLEAR_PV: bool>(
         &mut self,
-        pos: &Position,
+        pos: &G::Position,
         key: &mut u64,
         slot: usize,
         ply: usize,
@@ -377,69 +358,27 @@ impl<'a> Worker<'a> {
         if self.aborted {
             return Err(0);
         }
-        // The game may have ended with the move that led here.
-        if ply > 0 {
-            if pos.majority_reached() {
-                return Err(self.ended(pos, EndReason::Majority, ply));
-            }
-            if captured == 0 && self.shared.rules.repetition {
-                // Most keys were never on the path: the filter says so
-                // without a scan.
-                let repeated = self.on_path[slot] > 0 && {
-                    if *key == 0 {
-                        *key = board_key(pos);
-                    }
-                    self.path[self.since_capture..]
-                        .iter()
-                        .rev()
-                        .skip(1)
-                        .step_by(2)
-                        .any(|&k| k == *key)
-                };
-                if repeated {
-                    self.path_events += 1;
-                    return Err(self.ended(pos, EndReason::Repetition, ply));
-                }
-            }
-        }
-        // Where the moves since the last capture start, counting this one.
-        let since = if captured > 0 {
-            self.path.len()
-        } else {
-            self.since_capture
-        };
-        if let Some(k) = self.shared.rules.no_capture_limit
-            && self.path.len() - since >= k as usize
-        {
-            self.path_events += 1;
-            return Err(self.ended(pos, EndReason::MoveLimit, ply));
-        }
-        Ok(since)
+        G::arrival(self, pos, key, slot, ply, captured)
     }
 
     /// The score of candidate `c` for the side to move here, searched to
     /// `depth` within (alpha, beta).
+    /// After another go the child is the same side's: its score and window
+    /// are not negated.
     #[inline]
     fn search_child(
         &mut self,
-        c: &Candidate,
+        c: &Candidate<G::Position>,
         depth: i32,
         alpha: i32,
         beta: i32,
         ply: usize,
     ) -> i32 {
-        -self.search_keyed(&c.child, c.key, depth, -beta, -alpha, ply + 1, c.captured)
-    }
-
-    /// The end of a game whose side to move has no legal move: with no
-    /// seeds the opponent takes the rest; unable to feed, the mover does.
-    fn no_moves(&self, pos: &Position, ply: usize) -> i32 {
-        let reason = if pos.row_seeds(pos.side_to_move()) == 0 {
-            EndReason::NoSeeds
+        if G::ANOTHER_GO && c.another_go {
+            self.search_keyed(&c.child, c.key, depth, alpha, beta, ply + 1, c.captured)
         } else {
-            EndReason::CannotFeed
-        };
-        self.ended(pos, reason, ply)
+            -self.search_keyed(&c.child, c.key, depth, -beta, -alpha, ply + 1, c.captured)
+        }
     }
 
     /// An interior node (or a capture-search node), its key on the path.
@@ -447,29 +386,29 @@ impl<'a> Worker<'a> {
     #[inline(never)]
     fn node<const GENERAL: bool>(
         &mut self,
-        pos: &Position,
+        pos: &G::Position,
         key: u64,
         depth: i32,
         alpha: &mut i32,
         beta: &mut i32,
         ply: usize,
     ) -> i32 {
-        let variant = self.shared.rules.variant;
-        let mut moves = pos.legal_houses(variant);
+        let rules = self.shared.rules;
+        let mut moves = G::legal_houses(pos, &rules);
         if GENERAL && ply == 0 {
             // The engine checked that some legal move is left.
             moves &= self.root_moves;
         }
         if moves == 0 {
-            return self.no_moves(pos, ply);
+            return G::no_moves(self, pos, ply);
         }
         // Bounds the tables put on the result; the search result is kept
         // within them.
-        let known = match self.table_window(pos, ply, alpha, beta) {
+        let known = match G::table_window(self, pos, ply, alpha, beta) {
             Ok(known) => known,
             Err(score) => return score,
         };
-        let tt_key = full_key(pos, key);
+        let tt_key = G::full_key(pos, key);
         // Nodes one ply above the leaves (and the capture search) do without
         // a table: they are many and cheap. Those two plies up use the
         // thread's small one, which stays in the cache.
@@ -482,7 +421,7 @@ impl<'a> Worker<'a> {
             && (!GENERAL || ply > 0)
             && i32::from(e.depth) >= depth
         {
-            let s = Worker::from_tt(e.score, ply);
+            let s = Self::from_tt(e.score, ply);
             let cut = match e.bound {
                 Bound::Exact => true,
                 Bound::Lower => s >= *beta,
@@ -490,45 +429,53 @@ impl<'a> Worker<'a> {
                 Bound::None => false,
             };
             if cut {
+                if !e.solved {
+                    self.guess();
+                }
                 return s;
             }
         }
         let in_capture_search = GENERAL && depth <= 0;
-        let side = pos.side_to_move();
+        let side = G::side_to_move(pos);
         // The table's move is tried before the others are even generated.
         let tt_move = entry
             .and_then(|e| e.house)
             .map(|h| Move::of(side, h as usize))
             .filter(|m| !in_capture_search && moves & (1 << m.house()) != 0);
-        let mut first = Candidate::EMPTY;
+        let blank = Candidate::empty(G::EMPTY);
+        let mut first = blank;
         if let Some(mv) = tt_move {
-            let (child, captured) = pos.after(mv, variant);
+            let child = G::play(pos, mv, &rules);
             first = Candidate {
                 mv,
-                child,
-                captured,
+                child: child.pos,
+                captured: child.captured,
+                another_go: child.another_go,
                 ready: true,
                 order: 1 << 24,
-                key: board_key(&child),
+                key: G::board_key(&child.pos),
             };
             // The child probes the shared table first thing (if it uses it):
             // start loading its entry now.
             if depth - 1 > LOCAL_DEPTH {
-                self.shared.tt.prefetch(full_key(&first.child, first.key));
+                self.shared
+                    .tt
+                    .prefetch(G::full_key(&first.child, first.key));
             }
         }
         let mut ordered = Ordered {
-            list: [Candidate::EMPTY; 6],
+            list: [blank; 6],
             keys: [0; 8],
         };
         // At the root, the whole order (rotated for helper threads).
         let (mut root_order, mut root_len) = ([0u8; 6], 0);
         let mut generated = false;
         if in_capture_search {
-            self.candidates(pos, moves, None, ply, false, &mut ordered);
+            G::candidates(self, pos, moves, None, ply, false, &mut ordered);
             generated = true;
             let best_capture = ordered.list.iter().map(|c| c.captured).max().unwrap_or(0);
-            let stand = self.shared.eval.evaluate(pos, best_capture);
+            self.guess();
+            let stand = G::evaluate(&self.shared.eval, pos, best_capture);
             if stand >= *beta || depth <= -self.shared.features.capture_plies || ply >= MAX_PLY - 1
             {
                 return stand;
@@ -536,10 +483,12 @@ impl<'a> Worker<'a> {
             *alpha = (*alpha).max(stand);
         }
         if ply >= MAX_PLY - 1 {
-            return self.shared.eval.evaluate(pos, 0);
+            self.guess();
+            return G::evaluate(&self.shared.eval, pos, 0);
         }
         let pv_node = *beta - *alpha > 1;
         let events_before = self.path_events;
+        let guesses_before = self.guesses;
         let alpha_in = *alpha;
         let mut best = -INFINITE;
         let mut best_house = None;
@@ -559,7 +508,7 @@ impl<'a> Worker<'a> {
                     if !generated {
                         let skip = tt_move.map(|m| m.house() as u8);
                         let eager = depth - 1 > LOCAL_DEPTH;
-                        self.candidates(pos, moves, skip, ply, eager, &mut ordered);
+                        G::candidates(self, pos, moves, skip, ply, eager, &mut ordered);
                         if GENERAL && ply == 0 {
                             while let Some(index) = take_best(&mut ordered.keys) {
                                 root_order[root_len] = index as u8;
@@ -590,7 +539,11 @@ impl<'a> Worker<'a> {
                     let c = &mut ordered.list[index];
                     if !c.ready {
                         // Unsown moves are known to capture `c.captured`.
-                        (c.child, c.captured) = pos.after_capturing(c.mv, variant, c.captured);
+                        let child = G::play_known(pos, c.mv, &rules, c.captured);
+                        (c.child, c.captured) = (child.pos, child.captured);
+                        if G::ANOTHER_GO {
+                            c.another_go = child.another_go;
+                        }
                     }
                     // Keys are computed at this depth (`candidates` is eager).
                     if first_pass && searched > 0 && busy.is_some_and(|b| b.is_busy(c.key)) {
@@ -668,12 +621,17 @@ impl<'a> Worker<'a> {
             } else {
                 Bound::Upper
             };
-            let entry = Entry::new(
-                Worker::to_tt(best, ply),
+            let mut entry = Entry::new(
+                Self::to_tt(best, ply),
                 depth.clamp(0, 255) as u8,
                 bound,
                 best_house,
             );
+            if G::SOLVES && self.guesses == guesses_before {
+                // No evaluation went into it: it holds at every depth.
+                entry.solved = true;
+                entry.depth = u8::MAX;
+            }
             self.tt_store(tt_key, depth, entry);
         } else {
             // A path-dependent score is never stored; the move still helps ordering.

@@ -195,7 +195,12 @@ impl EnginePool {
             let each = (movetime / legal).max(Duration::from_millis(1));
             let rows = search::analyze::analyze(engine, &game, &capped(Limits::movetime(each)))
                 .map_err(|e| e.to_string())?;
-            let mut out = search::report::analysis_json(&game, &rows, tables.as_deref());
+            let mut out = search::report::analysis_json::<search::Oware>(
+                &game,
+                game.position(),
+                &rows,
+                tables.as_deref(),
+            );
             let probe = tables
                 .as_deref()
                 .and_then(|t| tb::probe::probe(t, game.position()).ok())

@@ -236,9 +236,11 @@ fn normal_equations(
         }
         sum += r * r;
     }
-    for a in 0..n {
-        for b in 0..a {
-            normal[b][a] = normal[a][b];
+    // Only the lower triangle was summed: copy it up.
+    for a in 1..n {
+        let (upper, lower) = normal.split_at_mut(a);
+        for (b, row) in upper.iter_mut().enumerate() {
+            row[a] = lower[0][b];
         }
     }
     (normal, gradient, sum)
@@ -258,9 +260,11 @@ fn solve(mut m: Vec<Vec<f64>>, mut v: Vec<f64>) -> Vec<f64> {
             continue;
         }
         for row in col + 1..n {
-            let f = m[row][col] / m[col][col];
-            for c in col..n {
-                m[row][c] -= f * m[col][c];
+            let (top, bottom) = m.split_at_mut(row);
+            let (pivot, target) = (&top[col], &mut bottom[0]);
+            let f = target[col] / pivot[col];
+            for (t, p) in target[col..].iter_mut().zip(&pivot[col..]) {
+                *t -= f * p;
             }
             v[row] -= f * v[col];
         }

@@ -77,3 +77,50 @@ impl Rng {
         (self.next() % n as u64) as usize
     }
 }
+
+/// Runs `oware uci ARGS`, sends `script` a line at a time (`wait` waits
+/// up to a minute for a `bestmove` line before going on), closes the input
+/// and returns every line printed; the engine must exit with success.
+pub fn uci_session(args: &[&str], script: &[&str]) -> Vec<String> {
+    use std::io::{BufRead, BufReader, Write};
+    use std::process::Stdio;
+    let mut child = Command::new(env!("CARGO_BIN_EXE_oware"))
+        .arg("uci")
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("run oware uci");
+    let stdout = child.stdout.take().unwrap();
+    let (sender, lines) = std::sync::mpsc::channel();
+    let reader = std::thread::spawn(move || {
+        for line in BufReader::new(stdout).lines().map_while(Result::ok) {
+            if sender.send(line).is_err() {
+                return;
+            }
+        }
+    });
+    let mut stdin = child.stdin.take().unwrap();
+    let mut seen = Vec::new();
+    for line in script {
+        if *line == "wait" {
+            loop {
+                let line = lines
+                    .recv_timeout(std::time::Duration::from_secs(60))
+                    .unwrap_or_else(|_| panic!("no bestmove: {seen:?}"));
+                seen.push(line.clone());
+                if line.starts_with("bestmove") {
+                    break;
+                }
+            }
+        } else {
+            writeln!(stdin, "{line}").unwrap();
+        }
+    }
+    drop(stdin);
+    assert!(child.wait().unwrap().success(), "{seen:?}");
+    reader.join().unwrap();
+    seen.extend(lines.try_iter());
+    seen
+}

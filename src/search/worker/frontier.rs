@@ -1,11 +1,11 @@
-//! Nodes one ply above the leaves, which are half the interior nodes:
-//! searched by a loop of their own, leaner than [`Worker::node`].
+//! Oware's nodes one ply above the leaves, which are half the interior
+//! nodes: searched by a loop of their own, leaner than [`Worker::node`].
 
 use super::{INFINITE, Keys, MAX_PLY, Worker, capture_order, key, take_best};
-use crate::Captures;
-use crate::{Move, Position};
+use crate::search::oware::Oware;
+use crate::{Captures, Move, Position};
 
-impl Worker<'_> {
+impl Worker<'_, Oware> {
     /// Searches a node one ply above the leaves that [`Worker::arrive`]
     /// has let through (`since`: where the moves since the last capture
     /// start on the path, counting this node).
@@ -15,7 +15,7 @@ impl Worker<'_> {
     /// plies back, never with its parent, so a placeholder holds the
     /// parent's place on the path.
     #[inline(never)]
-    pub(super) fn enter_frontier(
+    pub(in crate::search) fn enter_frontier(
         &mut self,
         pos: &Position,
         since: usize,

@@ -1,9 +1,10 @@
-//! Leaves: the evaluation, kept within what the tables say.
+//! Oware's leaves: the evaluation, kept within what the tables say.
 
-use super::{Worker, filter_slot};
+use super::Worker;
 use crate::Position;
+use crate::search::oware::{Oware, filter_slot};
 
-impl Worker<'_> {
+impl Worker<'_, Oware> {
     /// A leaf reached by a move capturing `captured`: [`Worker::search`]
     /// at depth 0 without the capture search, for callers that know it and
     /// that clear the leaf's PV themselves (it stays empty).
@@ -27,7 +28,7 @@ impl Worker<'_> {
     /// capture available (found without generating the moves), kept within
     /// what the tables say.
     #[inline(always)]
-    pub(super) fn leaf(
+    pub(in crate::search) fn leaf(
         &mut self,
         pos: &Position,
         ply: usize,

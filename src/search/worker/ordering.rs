@@ -1,15 +1,21 @@
 //! Move ordering: the moves of a node with their ordering keys, best
-//! first (captures by size, then killers, then history).
+//! first (another go, then captures by size, then killers, then history),
+//! and Oware's way of finding them.
 
-use super::{Worker, board_key, full_key};
+use super::Worker;
+use crate::search::SearchGame;
+use crate::search::keys::{board_key, full_key};
+use crate::search::oware::Oware;
 use crate::{Move, Position};
 
 /// A legal move with what the search needs to order it.
 #[derive(Copy, Clone)]
-pub(super) struct Candidate {
+pub struct Candidate<P> {
     pub(super) mv: Move,
     /// What the move captures (known before it is sown).
     pub(super) captured: u8,
+    /// The mover moves again after it.
+    pub(super) another_go: bool,
     /// Whether `child` has been computed: moves are sown only when
     /// searched, since a cutoff often comes first (unless the children's
     /// table entries are wanted early: see [`Worker::candidates`]).
@@ -17,18 +23,22 @@ pub(super) struct Candidate {
     pub(super) order: i32,
     /// The child's board key (0: not computed).
     pub(super) key: u64,
-    pub(super) child: Position,
+    pub(super) child: P,
 }
 
-impl Candidate {
-    pub(super) const EMPTY: Candidate = Candidate {
-        mv: Move::new(0),
-        captured: 0,
-        ready: false,
-        order: 0,
-        key: 0,
-        child: Position::EMPTY,
-    };
+impl<P: Copy> Candidate<P> {
+    /// No move yet, `child` a placeholder.
+    pub(super) const fn empty(child: P) -> Candidate<P> {
+        Candidate {
+            mv: Move::new(0),
+            captured: 0,
+            another_go: false,
+            ready: false,
+            order: 0,
+            key: 0,
+            child,
+        }
+    }
 }
 
 /// Ordering keys of the candidates, by candidate index (six, then two
@@ -45,9 +55,10 @@ pub(super) const fn key(order: i32, index: usize) -> i32 {
     (order << 3) | (7 - index as i32)
 }
 
-/// The moves of a node ([`Worker::candidates`]) and their ordering keys.
-pub(super) struct Ordered {
-    pub(super) list: [Candidate; 6],
+/// The moves of a node ([`SearchGame::candidates`]) and their ordering
+/// keys.
+pub struct Ordered<P> {
+    pub(super) list: [Candidate<P>; 6],
     pub(super) keys: Keys,
 }
 
@@ -60,6 +71,9 @@ const HISTORY_MAX: i32 = (1 << 18) - 1;
 pub(super) const fn capture_order(captured: u8) -> i32 {
     (1 << 20) + captured as i32
 }
+
+/// The ordering key of a move that gives another go: above every capture.
+pub(super) const ANOTHER_GO_ORDER: i32 = 1 << 21;
 
 /// Takes the best candidate left: its index, or `None` when none is left.
 /// Most nodes cut off after a move or two, so sorting the whole list would
@@ -76,7 +90,7 @@ pub(super) fn take_best(keys: &mut Keys) -> Option<usize> {
     Some(index)
 }
 
-impl Worker<'_> {
+impl Worker<'_, Oware> {
     /// Fills `out` with the legal `moves` of `pos` (but `skip`), each at
     /// the index of its house, with their ordering keys (zero for the
     /// others); [`take_best`] takes them best first. What a move captures
@@ -84,14 +98,14 @@ impl Worker<'_> {
     /// otherwise moves that may capture are sown at once. The others are
     /// sown only when `eager`, which also prefetches the children's table
     /// entries.
-    pub(super) fn candidates(
+    pub(in crate::search) fn candidates(
         &self,
         pos: &Position,
         moves: u8,
         skip: Option<u8>,
         ply: usize,
         eager: bool,
-        out: &mut Ordered,
+        out: &mut Ordered<Position>,
     ) {
         let variant = self.shared.rules.variant;
         let mover = pos.side_to_move();
@@ -104,7 +118,7 @@ impl Worker<'_> {
             let mv = Move::of(mover, usize::from(house));
             let mut c = Candidate {
                 mv,
-                ..Candidate::EMPTY
+                ..Candidate::empty(Position::EMPTY)
             };
             if let Some(captures) = captures {
                 c.captured = captures.of(usize::from(house));
@@ -125,7 +139,9 @@ impl Worker<'_> {
             out.list[usize::from(house)] = c;
         }
     }
+}
 
+impl<G: SearchGame> Worker<'_, G> {
     /// The ordering key of a quiet move: killers first, then by history
     /// (always below a capture's [`capture_order`]).
     #[inline]

@@ -1,13 +1,14 @@
-//! What the endgame tables say of a node: a settled score, or bounds
+//! What Oware's endgame tables say of a node: a settled score, or bounds
 //! that narrow its window.
 
-use super::{INFINITE, WIN, Worker};
+use super::{INFINITE, Worker};
 use crate::rules::WINNING_SEEDS;
+use crate::search::oware::{Oware, WIN, result};
 use crate::tb::board::relative;
 use crate::tb::index::rank;
 use crate::{Position, Variant};
 
-impl Worker<'_> {
+impl Worker<'_, Oware> {
     /// What the tables say: `Ok(score)` for a settled result, or the bounds
     /// (lower, upper) on the final difference in centiseeds.
     #[inline(never)]
@@ -24,7 +25,7 @@ impl Worker<'_> {
         let (c, c2) = (pos.store(me), pos.store(me.opponent()));
         if self.shared.rules.variant == Variant::Awari {
             let diff = i32::from(c) - i32::from(c2) + i32::from(v.score());
-            return Some(Ok(Worker::result((diff > 0) as u8, (diff < 0) as u8, ply)));
+            return Some(Ok(result((diff > 0) as u8, (diff < 0) as u8, ply)));
         }
         let (gm, gn) = (c + v.mover, c2 + v.opponent);
         if gm >= WINNING_SEEDS {
@@ -34,7 +35,7 @@ impl Worker<'_> {
             return Some(Ok(-WIN + ply as i32));
         }
         if v.is_exact(n as u8) {
-            return Some(Ok(Worker::result(gm, gn, ply)));
+            return Some(Ok(result(gm, gn, ply)));
         }
         let total = i32::from(c) + i32::from(c2) + n as i32;
         let lower = (2 * i32::from(gm) - total) * 100;
@@ -46,7 +47,7 @@ impl Worker<'_> {
     /// (an exact value, or bounds outside the window), otherwise the bounds
     /// (lower, upper) the result must keep, with the window narrowed to them.
     #[inline(always)]
-    pub(super) fn table_window(
+    pub(in crate::search) fn table_window(
         &mut self,
         pos: &Position,
         ply: usize,
@@ -56,8 +57,13 @@ impl Worker<'_> {
         // Seeds are never created or destroyed, so the seeds on the board
         // are the root's total less the stores (cheaper than a sum of pits).
         let [south, north] = pos.stores();
-        let n = usize::from(self.total_seeds.wrapping_sub(south).wrapping_sub(north));
-        if ply == 0 || self.tb_levels.get(n) != Some(&true) {
+        let n = usize::from(
+            self.probe
+                .total_seeds
+                .wrapping_sub(south)
+                .wrapping_sub(north),
+        );
+        if ply == 0 || self.probe.levels.get(n) != Some(&true) {
             return Ok((-INFINITE, INFINITE));
         }
         match self.probe(pos, n, ply) {
