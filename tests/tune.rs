@@ -168,7 +168,10 @@ fn eval_files_are_read_by_every_command_and_bad_ones_refused() {
         "cannot read eval file",
     );
     fails(&["uci", "--eval", b], "eval file");
-    fails(&["bestmove", "--rules", "mancala", "--eval", m], "the weights file is Oware's");
+    fails(
+        &["bestmove", "--rules", "mancala", "--eval", m],
+        "the weights file is Oware's",
+    );
     fails(
         &["match", "self:eval=/nonexistent", "self"],
         "cannot read eval file",

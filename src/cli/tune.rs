@@ -134,7 +134,7 @@ struct DataSet {
 }
 
 /// The names of the data set's parts.
-const PARTS: [&str; 3] = ["tables", "endgames", "self-play"];
+const PARTS: [&str; 3] = ["drawn", "endgames", "beyond"];
 
 /// Draws and plays the data set as `args` asks.
 fn gather(args: &TuneArgs, params: EvalParams, show: bool) -> Result<DataSet> {
@@ -179,7 +179,6 @@ fn gather(args: &TuneArgs, params: EvalParams, show: bool) -> Result<DataSet> {
         samples = oware::tune::tables::sample(t, &sampling, &progress);
         progress.finish_and_clear();
     }
-    let from_tables = samples.len();
     let options = SelfPlay {
         games: args.games,
         random_plies: args.random_plies,
@@ -195,16 +194,15 @@ fn gather(args: &TuneArgs, params: EvalParams, show: bool) -> Result<DataSet> {
         pool.install(|| oware::tune::selfplay::play_all(&options, tables, args.hash, &progress));
     progress.finish_and_clear();
     let played = games.len();
-    let endgames: Vec<Sample> = games
-        .iter()
-        .flat_map(|g| g.endgame.iter().copied())
-        .collect();
-    let counts = [from_tables, endgames.len(), 0];
+    let (endgames, beyond): (Vec<_>, Vec<_>) =
+        games.into_iter().map(|g| (g.endgame, g.beyond)).unzip();
+    let (endgames, beyond) = (endgames.concat(), beyond.concat());
+    let counts = [samples.len(), endgames.len(), beyond.len()];
     samples.extend(endgames);
-    samples.extend(games.into_iter().flat_map(|g| g.beyond));
+    samples.extend(beyond);
     Ok(DataSet {
-        counts: [counts[0], counts[1], samples.len() - counts[0] - counts[1]],
         samples,
+        counts,
         levels,
         games: played,
     })
