@@ -34,6 +34,7 @@ pub mod search;
 pub mod serve;
 pub mod side;
 pub mod tb;
+pub mod tune;
 pub mod uci;
 
 pub use captures::Captures;

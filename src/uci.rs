@@ -23,7 +23,7 @@ use std::sync::{Arc, Condvar, Mutex};
 use std::time::Instant;
 
 use crate::mancala::START_SEEDS;
-use crate::search::Limits;
+use crate::search::{EvalParams, Limits};
 use crate::tb::Tablebase;
 use crate::{RuleSet, Rules};
 use control::{Control, Hold, Running, lock};
@@ -49,6 +49,10 @@ struct Options {
     book_file: Option<PathBuf>,
     /// `StartSeeds`: Mancala's seeds a house at the start.
     start_seeds: u8,
+    /// `EvalFile`: Oware's evaluation weights, and the file they came from
+    /// (`None`: the built-in ones).
+    eval: EvalParams,
+    eval_file: Option<PathBuf>,
 }
 
 /// What the session's loop waits for.
@@ -129,6 +133,8 @@ impl<W: Write + Send + 'static> Session<W> {
                     GameRules::Mancala(seeds) => seeds,
                     GameRules::Oware(_) => 3,
                 },
+                eval: EvalParams::DEFAULT,
+                eval_file: None,
             },
             out: Arc::new(Output {
                 writer: Mutex::new(out),
@@ -262,6 +268,13 @@ impl<W: Write + Send + 'static> Session<W> {
                     "option name TablePath type string default {}",
                     self.options.table_path.display()
                 ));
+                self.say(&format!(
+                    "option name EvalFile type string default {}",
+                    self.options
+                        .eval_file
+                        .as_ref()
+                        .map_or("<built-in>".to_string(), |p| p.display().to_string())
+                ));
                 self.flush_pending();
                 self.say("uciok");
             }
@@ -356,8 +369,38 @@ impl<W: Write + Send + 'static> Session<W> {
                     "info string bad StartSeeds value '{value}': mancala starts with 3, 4, 5 or 7 seeds a house"
                 )),
             },
+            "evalfile" => self.set_eval_file(&value),
             _ => self.say(&format!("info string unknown option '{name}'")),
         }
+    }
+
+    /// `setoption name EvalFile`: the evaluation's weights from a file (as
+    /// `oware tune` writes it), or the built-in ones for `<built-in>` or
+    /// nothing. A file that cannot be read is said, and the weights stay.
+    fn set_eval_file(&mut self, value: &str) {
+        let value = value.trim();
+        if value.is_empty() || value == "<built-in>" {
+            self.set_eval(EvalParams::DEFAULT, None);
+            self.say("info string eval: the built-in weights");
+            return;
+        }
+        let path = PathBuf::from(value);
+        match EvalParams::load(&path) {
+            Ok(params) => {
+                self.say(&format!("info string eval: weights from {value}"));
+                self.set_eval(params, Some(path));
+            }
+            Err(e) => self.say(&format!("info string {e}; the weights stay")),
+        }
+    }
+
+    /// Uses these evaluation weights for Oware, read from `file` (`None`:
+    /// built in).
+    pub fn set_eval(&mut self, params: EvalParams, file: Option<PathBuf>) {
+        self.halt();
+        self.play.set_params(params);
+        self.options.eval = params;
+        self.options.eval_file = file;
     }
 
     /// `setoption name Rules` (or `StartSeeds` while playing Mancala): a
@@ -365,6 +408,7 @@ impl<W: Write + Send + 'static> Session<W> {
     /// position; the tables (and the book) are opened again for them.
     fn set_rules(&mut self, rules: GameRules) {
         self.play = Play::new(rules, self.options.hash, self.options.threads, &self.stop);
+        self.play.set_params(self.options.eval);
         self.load_tables();
         self.flush_pending();
         if self.options.book.is_some() {
@@ -536,15 +580,18 @@ impl<W: Write + Send + 'static> Session<W> {
 }
 
 /// Runs the protocol on `input` and `output` until `quit`, the end of the
-/// input (which stops a running search) or a failed write.
+/// input (which stops a running search) or a failed write, evaluating with
+/// `eval` (the weights and the file they came from).
 pub fn run<R: Read + Send + 'static, W: Write + Send + 'static>(
     input: R,
     output: W,
     rules: GameRules,
     tables: PathBuf,
     tables_asked: bool,
+    eval: (EvalParams, Option<PathBuf>),
 ) {
     let mut session = Session::new(output, rules, tables, tables_asked);
+    session.set_eval(eval.0, eval.1);
     // A few lines of look-ahead: the reader waits while the session is busy.
     let (events, received) = sync_channel(16);
     *lock(&session.out.events) = Some(events.clone());

@@ -64,49 +64,6 @@ fn number<T: std::str::FromStr>(
         .ok_or_else(|| format!("bad value `{value}` for {key}"))
 }
 
-/// Reads evaluation weights: a JSON object or `key=value` lines (`#`
-/// comments), keys as the fields of [`EvalParams`] (`own_seed` or
-/// `own-seed`); weights not named keep their default.
-pub fn parse_eval_params(text: &str) -> Result<EvalParams, String> {
-    let mut p = EvalParams::DEFAULT;
-    let mut pairs: Vec<(String, String)> = Vec::new();
-    if text.trim_start().starts_with('{') {
-        let value: serde_json::Value =
-            serde_json::from_str(text).map_err(|e| format!("bad JSON: {e}"))?;
-        let object = value.as_object().ok_or("expected a JSON object")?;
-        for (k, v) in object {
-            pairs.push((k.clone(), v.to_string()));
-        }
-    } else {
-        for (i, line) in text.lines().enumerate() {
-            let line = line.split('#').next().unwrap_or("").trim();
-            if line.is_empty() {
-                continue;
-            }
-            let (k, v) = line
-                .split_once('=')
-                .or_else(|| line.split_once(':'))
-                .ok_or_else(|| format!("line {}: expected key=value", i + 1))?;
-            pairs.push((k.trim().to_string(), v.trim().to_string()));
-        }
-    }
-    for (k, v) in pairs {
-        let value: i32 = number(&k, &v, |x: &i32| x.abs() <= 1_000_000)?;
-        let field = match k.replace('-', "_").as_str() {
-            "store" => &mut p.store,
-            "own_seed" => &mut p.own_seed,
-            "target" => &mut p.target,
-            "empty" => &mut p.empty,
-            "mobility" => &mut p.mobility,
-            "kroo" => &mut p.kroo,
-            "threat" => &mut p.threat,
-            other => return Err(format!("unknown weight `{other}`")),
-        };
-        *field = value;
-    }
-    Ok(p)
-}
-
 /// Parses the options of `self:key=value,…` (the part after `self:`) for
 /// games under `variant`: hash, threads, db, tb-limit, reductions,
 /// capture-search (on, off or a number of plies), defer (the helper threads'
@@ -151,10 +108,8 @@ pub fn parse_self(options: &str, variant: Variant) -> Result<SelfOptions, String
                 }
             }
             "eval" => {
-                let text = std::fs::read_to_string(value)
-                    .map_err(|e| format!("cannot read eval file {value}: {e}"))?;
                 o.params =
-                    parse_eval_params(&text).map_err(|e| format!("eval file {value}: {e}"))?;
+                    EvalParams::load(std::path::Path::new(value)).map_err(|e| e.to_string())?;
             }
             _ => {
                 return Err(format!(

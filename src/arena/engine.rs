@@ -159,7 +159,6 @@ pub fn parse_spec(text: &str, variant: Variant) -> Result<Arc<dyn PlayerFactory>
 mod tests {
     use super::*;
     use crate::Position;
-    use crate::search::EvalParams;
 
     #[test]
     fn self_options() {
@@ -188,21 +187,6 @@ mod tests {
         ] {
             assert!(parse_self(bad, Variant::Abapa).is_err(), "{bad}");
         }
-    }
-
-    #[test]
-    fn eval_files() {
-        let p = parse_eval_params("# weights\nstore = 90\nown-seed=5\n").unwrap();
-        assert_eq!(
-            (p.store, p.own_seed, p.kroo),
-            (90, 5, EvalParams::DEFAULT.kroo)
-        );
-        let p = parse_eval_params(r#"{"threat": 7, "own_seed": 1}"#).unwrap();
-        assert_eq!((p.threat, p.own_seed), (7, 1));
-        assert!(parse_eval_params("nonsense").is_err());
-        assert!(parse_eval_params("store=abc").is_err());
-        assert!(parse_eval_params("power=3").is_err());
-        assert!(parse_eval_params("[1]").is_err());
     }
 
     #[test]

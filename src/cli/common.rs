@@ -49,6 +49,10 @@ pub struct EngineArgs {
     /// levels are left closed (see the README).
     #[arg(long, default_value_t = tb::SEARCH_LEVEL_LIMIT, value_parser = clap::value_parser!(u64).range(0..=48))]
     pub tb_limit: u64,
+    /// Evaluation weights from this file (`name = value` lines, as `oware
+    /// tune` writes them); default: the built-in ones.
+    #[arg(long, value_name = "FILE")]
+    pub eval: Option<PathBuf>,
 }
 
 /// The rule set and the ending options.
@@ -199,11 +203,18 @@ pub fn search_tables(args: &EngineArgs, variant: Variant) -> Result<Option<Arc<t
     Ok(tables.complete_up_to().map(|_| Arc::new(tables)))
 }
 
-/// An engine as `args` asks, its table pre-faulted and its threads checked.
+/// An engine as `args` asks (its weights read from `--eval`), its table
+/// pre-faulted and its threads checked.
 pub fn make_engine(args: &EngineArgs, variant: Variant) -> Result<search::Engine> {
+    let params = match &args.eval {
+        Some(path) => search::EvalParams::load(path)?,
+        None => search::EvalParams::DEFAULT,
+    };
     search::tt::check_size(args.hash as usize)?;
     let tables = search_tables(args, variant)?;
-    engine_with(args, tables)
+    let mut engine = engine_with(args, tables)?;
+    engine.params = params;
+    Ok(engine)
 }
 
 /// An engine for the game `G` with `tables`, as `args` asks: its table
@@ -229,6 +240,12 @@ pub fn engine_with<G: SearchGame>(
 /// table folder asked for with `--db` is an error, and the search says on
 /// standard error that it uses none.
 pub fn mancala_engine(args: &EngineArgs) -> Result<search::Engine<Mancala>> {
+    if let Some(path) = &args.eval {
+        bail!(
+            "--eval {}: the weights file is Oware's (mancala's evaluation has no weights to set)",
+            path.display()
+        );
+    }
     if let Some(dir) = &args.db {
         bail!(
             "--db {}: mancala has no endgame tables yet (its search uses none)",

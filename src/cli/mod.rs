@@ -15,6 +15,7 @@ mod show;
 mod solve;
 mod stats;
 mod tables;
+mod tune;
 mod uci;
 mod verify;
 
@@ -70,6 +71,9 @@ enum Command {
     Match(arena::MatchArgs),
     /// Play in the browser: a web page and a JSON API on this machine.
     Serve(serve::ServeArgs),
+    /// Fit the evaluation's weights to positions of known result (tables,
+    /// self-play) and write them to a file for --eval.
+    Tune(tune::TuneArgs),
 }
 
 impl Cli {
@@ -97,6 +101,7 @@ impl Cli {
             Some(Command::Uci(args)) => uci::run(args),
             Some(Command::Match(args)) => arena::run(args),
             Some(Command::Serve(args)) => serve::run(args),
+            Some(Command::Tune(args)) => tune::run(args),
         }
     }
 }

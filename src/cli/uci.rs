@@ -6,6 +6,7 @@ use anyhow::{Result, bail};
 use clap::Args;
 
 use oware::mancala::START_SEEDS;
+use oware::search::EvalParams;
 use oware::uci::GameRules;
 use oware::{RuleSet, Rules};
 
@@ -26,6 +27,10 @@ pub struct UciArgs {
     /// exists; option TablePath).
     #[arg(long)]
     db: Option<PathBuf>,
+    /// Evaluation weights from this file, as `oware tune` writes it
+    /// (option EvalFile); default: the built-in ones.
+    #[arg(long, value_name = "FILE")]
+    eval: Option<PathBuf>,
 }
 
 /// Runs `oware uci` until `quit` or the end of input.
@@ -44,7 +49,12 @@ pub fn run(args: UciArgs) -> Result<()> {
         }
     };
     let (dir, asked) = table_folder(args.db.as_ref());
+    let params = match &args.eval {
+        Some(path) => EvalParams::load(path)?,
+        None => EvalParams::DEFAULT,
+    };
     let stdin = std::io::stdin();
-    oware::uci::run(stdin, std::io::stdout(), rules, dir, asked);
+    let eval = (params, args.eval);
+    oware::uci::run(stdin, std::io::stdout(), rules, dir, asked, eval);
     Ok(())
 }

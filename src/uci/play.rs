@@ -13,7 +13,7 @@ use super::Output;
 use super::control::{Control, lock};
 use super::info::info_line;
 use crate::mancala::{Mancala, MancalaGame, MancalaPosition};
-use crate::search::{Engine, Limits, Oware, SearchError, SearchGame};
+use crate::search::{Engine, EvalParams, Limits, Oware, SearchError, SearchGame};
 use crate::tb::Tablebase;
 use crate::{Game, Move, Position, Rules, Side, parse_moves};
 
@@ -134,6 +134,13 @@ impl Play {
     pub(super) fn set_tables(&self, tables: Option<Arc<Tablebase>>) {
         if let Play::Oware { engine, .. } = self {
             lock(engine).set_tables(tables);
+        }
+    }
+
+    /// Uses these weights for Oware's evaluation (Mancala's has none).
+    pub(super) fn set_params(&self, params: EvalParams) {
+        if let Play::Oware { engine, .. } = self {
+            lock(engine).params = params;
         }
     }
 
