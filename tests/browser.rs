@@ -303,7 +303,10 @@ fn show_mancala(moves: &str) -> Value {
         cmd.args(["--moves", moves]);
     }
     let out = cmd.arg("--json").output().expect("run oware show");
-    assert!(out.status.success(), "oware show --rules mancala --moves {moves} failed");
+    assert!(
+        out.status.success(),
+        "oware show --rules mancala --moves {moves} failed"
+    );
     serde_json::from_slice(&out.stdout).unwrap()
 }
 
@@ -312,8 +315,18 @@ fn check_mancala(s: &Shown) {
     assert_eq!(s.moves.len(), s.ply, "{s:?}");
     let want = show_mancala(&s.moves);
     assert_eq!(s.pits, numbers(&want["pits"]), "pits after {}", s.moves);
-    assert_eq!(s.stores, numbers(&want["stores"]), "stores after {}", s.moves);
-    assert_eq!(s.status, want["status"].as_str().unwrap(), "after {}", s.moves);
+    assert_eq!(
+        s.stores,
+        numbers(&want["stores"]),
+        "stores after {}",
+        s.moves
+    );
+    assert_eq!(
+        s.status,
+        want["status"].as_str().unwrap(),
+        "after {}",
+        s.moves
+    );
     if s.status == "ongoing" && !s.playable.is_empty() {
         assert_eq!(s.playable, strings(&want["legal"]), "after {}", s.moves);
     }
@@ -598,16 +611,29 @@ async fn run() {
         .execute("return !document.getElementById('start-seeds').closest('.field').hidden && document.getElementById('series-set').hidden;", vec![])
         .await
         .unwrap();
-    assert_eq!(seeds_shown, json!(true), "the Mancala settings in place of the series");
+    assert_eq!(
+        seeds_shown,
+        json!(true),
+        "the Mancala settings in place of the series"
+    );
     choose(&a, "#start-seeds", "3").await;
     choose(&a, "#south", "human").await;
     choose(&a, "#north", "engine").await;
     choose(&a, "#level", "easy").await;
     click(&a, "#create").await;
-    let s = wait_board(&a, "a Mancala game", |s| s.ply == 0 && !s.playable.is_empty()).await;
+    let s = wait_board(&a, "a Mancala game", |s| {
+        s.ply == 0 && !s.playable.is_empty()
+    })
+    .await;
     assert_eq!(s.pits, vec![3; 12]);
     check_mancala(&s);
-    let rules = a.find(Locator::Css("#rules-name")).await.unwrap().text().await.unwrap();
+    let rules = a
+        .find(Locator::Css("#rules-name"))
+        .await
+        .unwrap()
+        .text()
+        .await
+        .unwrap();
     assert!(rules.contains("Arabic Mancala, 3 seeds"), "{rules:?}");
     // D: E, F and South's own store: another go, the page says so.
     click_pit(&a, "D").await;
@@ -615,7 +641,11 @@ async fn run() {
     assert!(s.text.contains("Another go"), "status {:?}", s.text);
     assert_eq!(s.stores, [1, 0]);
     check_mancala(&s);
-    let again = a.find_all(Locator::Css("#movelist .mv.again")).await.unwrap().len();
+    let again = a
+        .find_all(Locator::Css("#movelist .mv.again"))
+        .await
+        .unwrap()
+        .len();
     assert_eq!(again, 1, "the move that gave another go is marked");
     // F by keyboard: the store, then North's row; the engine answers.
     a.find(Locator::Css(".pit[data-pit=\"A\"]"))
@@ -649,7 +679,10 @@ async fn run() {
     ))
     .await
     .unwrap();
-    let s = wait_board(&a, "the Mancala analysis", |s| s.ply == 1 && !s.playable.is_empty()).await;
+    let s = wait_board(&a, "the Mancala analysis", |s| {
+        s.ply == 1 && !s.playable.is_empty()
+    })
+    .await;
     assert_eq!(s.pits, numbers(&show_mancala("D")["pits"]));
     assert_eq!(s.stores, [1, 0]);
     assert!(s.text.contains("Another go"), "{:?}", s.text);

@@ -644,6 +644,9 @@ fn random_and_mutated_requests_get_clean_refusals_never_a_crash() {
         "\"movetime:0\"",
         "\"FfFfFf\"",
         "\"48-0-0-0-0-0-0-0-0-0-0-0-0-0-S\"",
+        "\"mancala\"",
+        "\"start_seeds\"",
+        "\"empty_capture\"",
     ];
     let mut rng = Lcg(2024);
     for round in 0..400 {
@@ -666,9 +669,23 @@ fn random_and_mutated_requests_get_clean_refusals_never_a_crash() {
                 let mut map = serde_json::Map::new();
                 for _ in 0..rng.below(5) {
                     let key = [
-                        "move", "token", "rules", "ogn", "position", "moves", "series", "start",
-                        "movetime", "level", "south", "north", "action", "move_cap",
-                    ][rng.below(14)];
+                        "move",
+                        "token",
+                        "rules",
+                        "ogn",
+                        "position",
+                        "moves",
+                        "series",
+                        "start",
+                        "movetime",
+                        "level",
+                        "south",
+                        "north",
+                        "action",
+                        "move_cap",
+                        "start_seeds",
+                        "empty_capture",
+                    ][rng.below(16)];
                     let value = [
                         json!("A"),
                         json!(null),
@@ -683,7 +700,10 @@ fn random_and_mutated_requests_get_clean_refusals_never_a_crash() {
                         json!(100),
                         json!("f"),
                         json!("1. F f"),
-                    ][rng.below(13)]
+                        json!("mancala"),
+                        json!(7),
+                        json!(true),
+                    ][rng.below(16)]
                     .clone();
                     map.insert(key.into(), value);
                 }

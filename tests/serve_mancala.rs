@@ -157,9 +157,8 @@ fn a_sweep_ends_the_game_and_the_engine_takes_its_goes_in_a_row() {
     // F's one seed lands in South's store (another go), leaving South's row
     // empty: North's row goes to North, who wins 12 to 11.
     let start = "0-0-0-0-0-1-2-0-0-0-0-0-10-10-S";
-    let Linked { id, south, .. } = server.linked(
-        json!({"rules": "mancala", "start": start, "south": "human", "north": "link"}),
-    );
+    let Linked { id, south, .. } = server
+        .linked(json!({"rules": "mancala", "start": start, "south": "human", "north": "link"}));
     let (status, over) = server.play(&id, "F", &south);
     assert_eq!(status, 200, "{over}");
     assert_eq!(over["status"], "over");
@@ -183,32 +182,45 @@ fn a_sweep_ends_the_game_and_the_engine_takes_its_goes_in_a_row() {
     // Against the engine (North): South's another go keeps the engine
     // waiting; after South's turn the engine moves, as often as its goes
     // allow, until South is to move again.
-    let created = server.create(json!({"rules": "mancala", "start_seeds": 4, "south": "human",
-        "north": "engine", "level": "movetime:30"}));
+    let created = server.create(
+        json!({"rules": "mancala", "start_seeds": 4, "south": "human",
+        "north": "engine", "level": "movetime:30"}),
+    );
     let id = str_of(&created["id"]).to_string();
     let token = str_of(&created["token"]).to_string();
     let mut ws = server.socket(&id);
     ws.next();
     // From four seeds a house, C ends in the store.
     let (_, after) = server.play(&id, "C", &token);
-    assert_eq!((after["to_move"].clone(), after["thinking"].clone()), (json!("S"), json!(false)));
+    assert_eq!(
+        (after["to_move"].clone(), after["thinking"].clone()),
+        (json!("S"), json!(false))
+    );
     let (_, after) = server.play(&id, "A", &token);
     assert_eq!(after["to_move"], "N");
     let back = ws.wait_for(30, |s| {
-        s["thinking"] == false && (s["to_move"] == "S" || s["status"] == "over")
+        s["ply"].as_u64() > Some(2)
+            && s["thinking"] == false
+            && (s["to_move"] == "S" || s["status"] == "over")
     });
-    let moves: Vec<&str> = back["moves"].as_array().unwrap().iter().map(str_of).collect();
+    let moves: Vec<&str> = back["moves"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(str_of)
+        .collect();
     assert!(moves.len() >= 3, "{back}");
     assert!(
-        moves[2..].iter().all(|m| m.chars().all(|c| c.is_ascii_lowercase())),
+        moves[2..]
+            .iter()
+            .all(|m| m.chars().all(|c| c.is_ascii_lowercase())),
         "the engine plays North's houses only: {moves:?}"
     );
     check_against_show(&back, &[]);
 
     // An engine in the south seat opens, and hands over in time.
-    let created = server.create(
-        json!({"rules": "mancala", "south": "engine", "north": "human", "level": "easy"}),
-    );
+    let created = server
+        .create(json!({"rules": "mancala", "south": "engine", "north": "human", "level": "easy"}));
     let id = str_of(&created["id"]).to_string();
     let mut ws = server.socket(&id);
     let opened = ws.wait_for(30, |s| s["to_move"] == "N" && s["thinking"] == false);
@@ -265,7 +277,10 @@ fn a_mancala_game_comes_back_after_a_restart_with_its_settings() {
     // Its record says so, and `show` needs --empty-capture to replay it.
     let (_, ogn) = server.get(&format!("/api/ogn/{id}"));
     assert!(ogn.contains("[EmptyCapture \"Yes\"]"), "{ogn}");
-    assert!(ogn.contains("[FEN \"4-4-4-4-4-4-4-4-4-4-4-4-0-0-S\"]"), "{ogn}");
+    assert!(
+        ogn.contains("[FEN \"4-4-4-4-4-4-4-4-4-4-4-4-0-0-S\"]"),
+        "{ogn}"
+    );
     let file = data.path().join("kalah.ogn");
     std::fs::write(&file, &ogn).unwrap();
     let replayed = show(&["--ogn", file.to_str().unwrap(), "--empty-capture"]);
@@ -306,7 +321,15 @@ fn the_analysis_of_a_mancala_position_is_the_search_s_without_tables() {
     );
     assert_eq!(status, 200, "{out}");
     let cli = Command::new(BIN)
-        .args(["analyze", "--rules", "mancala", pos, "--json", "--movetime", "300"])
+        .args([
+            "analyze",
+            "--rules",
+            "mancala",
+            pos,
+            "--json",
+            "--movetime",
+            "300",
+        ])
         .output()
         .unwrap();
     assert!(cli.status.success());
@@ -316,7 +339,13 @@ fn the_analysis_of_a_mancala_position_is_the_search_s_without_tables() {
             .as_array()
             .unwrap()
             .iter()
-            .map(|m| (str_of(&m["move"]).to_string(), m["score"].clone(), m["result"].clone()))
+            .map(|m| {
+                (
+                    str_of(&m["move"]).to_string(),
+                    m["score"].clone(),
+                    m["result"].clone(),
+                )
+            })
             .collect();
         rows.sort_by(|a, b| a.0.cmp(&b.0));
         rows
@@ -365,7 +394,10 @@ fn bad_mancala_settings_are_refused_up_front_with_one_line() {
     // The messages say what is wrong.
     let (_, err) = server.post("/api/games", json!({"rules": "mancala", "start_seeds": 6}));
     assert!(str_of(&err["error"]).contains("3, 4, 5 or 7"), "{err}");
-    let (_, err) = server.post("/api/games", json!({"rules": "mancala", "series": "best-of:3"}));
+    let (_, err) = server.post(
+        "/api/games",
+        json!({"rules": "mancala", "series": "best-of:3"}),
+    );
     assert!(str_of(&err["error"]).contains("Oware only"), "{err}");
     for body in [
         json!({"rules": "mancala", "start_seeds": 2}),
@@ -385,7 +417,10 @@ fn bad_mancala_settings_are_refused_up_front_with_one_line() {
         json!({"ogn": ogn, "empty_capture": false}),
     );
     assert_eq!(status, 400, "{err}");
-    let (status, err) = server.post("/api/games/import", json!({"ogn": "[Variant \"Mancala\"]\n\n1. D a *\n"}));
+    let (status, err) = server.post(
+        "/api/games/import",
+        json!({"ogn": "[Variant \"Mancala\"]\n\n1. D a *\n"}),
+    );
     assert_eq!(status, 400, "a is North's, South moves again: {err}");
     let (status, ok) = server.post("/api/games/import", json!({"ogn": ogn}));
     assert_eq!(status, 201, "{ok}");

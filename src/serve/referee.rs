@@ -53,8 +53,8 @@ impl GameRules {
         start_seeds: Option<u64>,
         empty_capture: Option<bool>,
     ) -> Result<GameRules, RulesError> {
-        let set = match name.map(str::trim) {
-            None | Some("") => RuleSet::Oware(Variant::Abapa),
+        let set = match name {
+            None => RuleSet::Oware(Variant::Abapa),
             Some(s) => s.parse::<RuleSet>()?,
         };
         if matches!(move_cap, Some(0) | Some(1001..)) {
@@ -396,7 +396,9 @@ mod tests {
         assert_eq!(game.stores(), [1, 0]);
         assert!(game.play(Move::from_letter('a').unwrap()).is_err());
         // A board all in one row is over: its seeds go to that row's owner.
-        let mut swept = rules.new_game(Some("0-0-0-0-0-1-2-0-0-0-0-0-10-10-S")).unwrap();
+        let mut swept = rules
+            .new_game(Some("0-0-0-0-0-1-2-0-0-0-0-0-10-10-S"))
+            .unwrap();
         swept.play(Move::from_letter('F').unwrap()).unwrap();
         assert_eq!(swept.outcome(), Some((Some(Side::North), "one-row")));
         assert_eq!(swept.stores(), [11, 12]);

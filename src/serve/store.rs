@@ -351,7 +351,9 @@ fn migrate(conn: &Connection) -> Result<()> {
         return Ok(());
     }
     if !(0..SCHEMA_VERSION).contains(&version) {
-        anyhow::bail!("it has schema version {version}; this server knows versions up to {SCHEMA_VERSION}");
+        anyhow::bail!(
+            "it has schema version {version}; this server knows versions up to {SCHEMA_VERSION}"
+        );
     }
     let tx = conn.unchecked_transaction()?;
     if version == 0 {

@@ -122,7 +122,9 @@ pub(super) async fn create_game(
         Some(s) => Some(s.parse().map_err(|e| bad(format!("{e}")))?),
     };
     if format.is_some() && matches!(game.rules(), GameRules::Mancala(_)) {
-        return Err(bad("series are played in Oware only: a mancala game is a single game"));
+        return Err(bad(
+            "series are played in Oware only: a mancala game is a single game",
+        ));
     }
     if moves.len() > MAX_PLIES {
         return Err(bad(format!("a game holds at most {MAX_PLIES} moves")));

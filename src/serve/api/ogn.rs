@@ -20,12 +20,11 @@ pub(super) async fn ogn(
     let south = live.seats[0].kind.name();
     let north = live.seats[1].kind.name();
     let record = live.game.record(&[
-            ("Event", "oware serve"),
-            ("South", south),
-            ("North", north),
-            ("Game", live.id.as_str()),
-        ],
-    );
+        ("Event", "oware serve"),
+        ("South", south),
+        ("North", north),
+        ("Game", live.id.as_str()),
+    ]);
     Ok((
         [(header::CONTENT_TYPE, "text/plain; charset=utf-8")],
         Body::from(record.to_string()),

@@ -791,6 +791,7 @@ function fillMoveList(list, moves, goes, item) {
       li.append(turn);
     }
     turn.append(item(m, i, !!(goes && goes[i])));
+    turn.classList.toggle("multi", turn.childElementCount > 1);
   });
 }
 
