@@ -560,7 +560,7 @@ function newGameView(app) {
   ];
   const rules = select("rules", RULES, "abapa");
   const cap = h("input", { type: "checkbox", id: "move-cap" });
-  const seeds = select("start-seeds", MANCALA_SEEDS.map((k) => [String(k), `${k} seeds a house` + (k === 3 ? " (default)" : "")]), "3");
+  const seeds = select("start-seeds", MANCALA_SEEDS.map((k) => [String(k), k === 3 ? "3 (default)" : String(k)]), "3");
   const empty = h("input", { type: "checkbox", id: "empty-capture" });
   const south = select("south", seatOpts, "human");
   const north = select("north", seatOpts, "engine");
@@ -583,9 +583,9 @@ function newGameView(app) {
   const nField = field("N", n);
   const kField = field("K (lead)", k);
   const capField = h("div", { class: "field check" }, cap, h("label", { for: "move-cap" }, "End the game after 100 half-moves without a capture (each side takes its own seeds)"));
-  const seedsField = field("Start", seeds);
-  const emptyField = h("div", { class: "field check" }, empty, h("label", { for: "empty-capture" }, "Empty capture: a last seed in an empty house of your row, the house opposite empty too, goes to your store (Kalah's rule)"));
-  const mancalaNote = h("p", { class: "hint", id: "mancala-rules" }, "Arabic Mancala: sow into your own store (not the opponent's); a last seed in your store gives you another go; a last seed in an empty house of your row takes the house opposite. The game ends when the seeds left are all in one row, or a store holds 25.");
+  const seedsField = field("Seeds a house at the start", seeds);
+  const emptyField = h("div", { class: "field check" }, empty, h("label", { for: "empty-capture" }, "Empty capture (Kalah's rule)"));
+  const mancalaNote = h("p", { class: "hint", id: "mancala-rules" }, "Arabic Mancala: sow into your own store (not the opponent's); a last seed in your store gives you another go; a last seed in an empty house of your row takes the house opposite (with the empty capture, it goes to your store even when that house is empty). The game ends when the seeds left are all in one row, or a store holds 25.");
   const seriesSet = h("fieldset", { id: "series-set" }, h("legend", null, "Series"), h("div", { class: "grid" }, field("Format", kind), nField, kField));
   const seriesNote = h("p", { class: "hint", id: "series-note" }, "Series are played in Oware only.");
   const sync = () => {
