@@ -81,7 +81,7 @@ pub enum PoolError {
 
 /// A search thread's engines: Oware's, and Mancala's made when first
 /// needed.
-pub struct Engines {
+struct Engines {
     oware: Engine,
     mancala: Option<Engine<Mancala>>,
 }

@@ -436,6 +436,7 @@ fn make_private(_path: &Path, _mode: u32) {}
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::serve::referee::GameRules;
 
     fn seat(kind: &str, token: Option<&str>) -> SeatRow {
         SeatRow {
@@ -476,6 +477,11 @@ mod tests {
         assert_eq!((old.start_seeds, old.empty_capture), (None, false));
         assert_eq!(old.moves, ["F"]);
         assert_eq!(old.seats[0], seat("human", Some("tok")));
+        // It is the Oware game it was, with its cap.
+        let live = crate::serve::games::LiveGame::from_row(old, None).unwrap();
+        let rules = crate::Rules::AWARI.with_no_capture_limit(Some(100));
+        assert_eq!(live.game.rules(), GameRules::Oware(rules));
+        assert_eq!(live.game.moves().len(), 1);
         // A Mancala game beside it keeps its settings.
         let new = GameRow {
             id: "g2".into(),

@@ -110,7 +110,7 @@ pub(super) fn seating(
     })
 }
 
-/// Creates the game `start` after `moves` (an import's record).
+/// Creates `game` after `moves` (an import's record).
 pub(super) async fn create_game(
     app: &Arc<App>,
     req: Players,
@@ -246,19 +246,24 @@ pub(super) async fn import(
 ) -> ApiResult<Response> {
     let req: ImportReq = parse_body(body)?;
     let record = GameRecord::parse(&req.ogn).map_err(|e| bad(format!("bad OGN record: {e}")))?;
-    // The record's rules (its Variant and EmptyCapture tags) unless the
-    // request names others.
-    let tagged = GameRules::of_record(&record);
-    let name = req.rules.as_deref().unwrap_or(tagged.name());
-    let same = name.trim().eq_ignore_ascii_case(tagged.name());
-    let mancala = matches!(tagged, GameRules::Mancala(_)) && same;
-    let rules = parse_rules(
-        Some(name),
-        req.move_cap,
-        mancala.then(|| u64::from(tagged.start_seeds())),
-        req.empty_capture
-            .or(mancala.then(|| tagged.empty_capture())),
-    )?;
+    // The record's rules (its Variant and EmptyCapture tags, Mancala's
+    // start seeds from its FEN) unless the request names others.
+    let rules = match (req.rules.as_deref(), GameRules::of_record(&record)) {
+        (name, GameRules::Mancala(m)) if name.is_none_or(|n| n.eq_ignore_ascii_case("mancala")) => {
+            parse_rules(
+                Some("mancala"),
+                req.move_cap,
+                Some(m.start_seeds.into()),
+                Some(req.empty_capture.unwrap_or(m.empty_capture)),
+            )?
+        }
+        (name, tagged) => parse_rules(
+            Some(name.unwrap_or(tagged.name())),
+            req.move_cap,
+            None,
+            req.empty_capture,
+        )?,
+    };
     let played =
         Referee::from_record(&record, rules).map_err(|e| bad(format!("bad OGN record: {e}")))?;
     let players = Players {
