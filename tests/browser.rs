@@ -4,9 +4,10 @@
 //! It creates a game against the engine and plays it by clicking pits and
 //! typing letters, checks every board the page shows against
 //! `oware show --moves … --json`, plays a two-person game from two browser
-//! sessions (the second opens the opponent link), opens the analysis board,
-//! and saves screenshots to `target/browser/board.png` and
-//! `target/browser/phone.png` (390×844).
+//! sessions (the second opens the opponent link), plays Arabic Mancala
+//! against the engine (another go, the stores), opens the analysis board,
+//! and saves screenshots to `target/browser/board.png`,
+//! `target/browser/mancala.png` and `target/browser/phone.png` (390×844).
 //!
 //! `OWARE_BROWSER_BASE=http://127.0.0.1:PORT` tests a server already running
 //! instead of starting one.
@@ -294,6 +295,53 @@ fn show(moves: &str) -> Value {
     serde_json::from_slice(&out.stdout).unwrap()
 }
 
+/// `oware show --rules mancala --moves MOVES --json` from the 3-seed start.
+fn show_mancala(moves: &str) -> Value {
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_oware"));
+    cmd.args(["show", "--rules", "mancala"]);
+    if !moves.is_empty() {
+        cmd.args(["--moves", moves]);
+    }
+    let out = cmd.arg("--json").output().expect("run oware show");
+    assert!(
+        out.status.success(),
+        "oware show --rules mancala --moves {moves} failed"
+    );
+    serde_json::from_slice(&out.stdout).unwrap()
+}
+
+/// The Mancala board on the page is the one §7 gives after its moves.
+fn check_mancala(s: &Shown) {
+    assert_eq!(s.moves.len(), s.ply, "{s:?}");
+    let want = show_mancala(&s.moves);
+    assert_eq!(s.pits, numbers(&want["pits"]), "pits after {}", s.moves);
+    assert_eq!(
+        s.stores,
+        numbers(&want["stores"]),
+        "stores after {}",
+        s.moves
+    );
+    assert_eq!(
+        s.status,
+        want["status"].as_str().unwrap(),
+        "after {}",
+        s.moves
+    );
+    if s.status == "ongoing" && !s.playable.is_empty() {
+        assert_eq!(s.playable, strings(&want["legal"]), "after {}", s.moves);
+    }
+}
+
+/// Sets a select of the page to `value`.
+async fn choose(c: &Client, css: &str, value: &str) {
+    c.find(Locator::Css(css))
+        .await
+        .unwrap()
+        .select_by_value(value)
+        .await
+        .unwrap();
+}
+
 /// The board on the page is the board the rules give after its moves.
 fn check_against_show(s: &Shown) {
     assert_eq!(s.moves.len(), s.ply, "{s:?}");
@@ -554,6 +602,92 @@ async fn run() {
     }
     no_errors(&b).await;
     b.close().await.unwrap();
+
+    // ---- Arabic Mancala against the engine: the rules in the form, another go, the stores.
+    a.goto(&format!("{base}/#/")).await.unwrap();
+    wait_css(&a, "#new-game #create").await;
+    choose(&a, "#rules", "mancala").await;
+    let seeds_shown = a
+        .execute("return !document.getElementById('start-seeds').closest('.field').hidden && document.getElementById('series-set').hidden;", vec![])
+        .await
+        .unwrap();
+    assert_eq!(
+        seeds_shown,
+        json!(true),
+        "the Mancala settings in place of the series"
+    );
+    choose(&a, "#start-seeds", "3").await;
+    choose(&a, "#south", "human").await;
+    choose(&a, "#north", "engine").await;
+    choose(&a, "#level", "easy").await;
+    click(&a, "#create").await;
+    let s = wait_board(&a, "a Mancala game", |s| {
+        s.ply == 0 && !s.playable.is_empty()
+    })
+    .await;
+    assert_eq!(s.pits, vec![3; 12]);
+    check_mancala(&s);
+    let rules = a
+        .find(Locator::Css("#rules-name"))
+        .await
+        .unwrap()
+        .text()
+        .await
+        .unwrap();
+    assert!(rules.contains("Arabic Mancala, 3 seeds"), "{rules:?}");
+    // D: E, F and South's own store: another go, the page says so.
+    click_pit(&a, "D").await;
+    let s = wait_board(&a, "another go", |s| s.ply == 1 && !s.playable.is_empty()).await;
+    assert!(s.text.contains("Another go"), "status {:?}", s.text);
+    assert_eq!(s.stores, [1, 0]);
+    check_mancala(&s);
+    let again = a
+        .find_all(Locator::Css("#movelist .mv.again"))
+        .await
+        .unwrap()
+        .len();
+    assert_eq!(again, 1, "the move that gave another go is marked");
+    // F by keyboard: the store, then North's row; the engine answers.
+    a.find(Locator::Css(".pit[data-pit=\"A\"]"))
+        .await
+        .unwrap()
+        .send_keys("f")
+        .await
+        .unwrap();
+    let s = wait_board(&a, "the engine's Mancala answer", |s| {
+        s.ply >= 3 && (!s.playable.is_empty() || s.status == "over")
+    })
+    .await;
+    assert_eq!(&s.moves[..2], "DF", "{s:?}");
+    assert!(s.stores[0] >= 2, "South's store holds its seeds: {s:?}");
+    check_mancala(&s);
+    if s.status == "ongoing" {
+        let m = s.playable[0].clone();
+        click_pit(&a, &m).await;
+        let s = wait_board(&a, "a second Mancala answer", |t| {
+            t.ply > s.ply && (!t.playable.is_empty() || t.status == "over")
+        })
+        .await;
+        check_mancala(&s);
+    }
+    viewport(&a, 1100, 640).await;
+    screenshot(&a, &shots.join("mancala.png")).await;
+    viewport(&a, 1280, 900).await;
+    // Its analysis: another go, and no tables.
+    a.goto(&format!(
+        "{base}/#/analyze?position=3-3-3-3-3-3-3-3-3-3-3-3-0-0-S&rules=mancala&moves=D"
+    ))
+    .await
+    .unwrap();
+    let s = wait_board(&a, "the Mancala analysis", |s| {
+        s.ply == 1 && !s.playable.is_empty()
+    })
+    .await;
+    assert_eq!(s.pits, numbers(&show_mancala("D")["pits"]));
+    assert_eq!(s.stores, [1, 0]);
+    assert!(s.text.contains("Another go"), "{:?}", s.text);
+    wait_css(&a, "#tables-note").await;
+    no_errors(&a).await;
 
     // ---- The analysis board: a position after moves, the engine's scores.
     a.goto(&format!(

@@ -1,6 +1,7 @@
 //! The engine as an opponent and an analyst: searches run on
 //! [`SEARCH_PERMITS`] threads of their own, each with an engine with a small
-//! hash table, at a lower priority than the threads answering requests (so a
+//! hash table for each game (Oware's, and Mancala's once a Mancala game
+//! asks), at a lower priority than the threads answering requests (so a
 //! human move is answered at once however busy the engine is), each search
 //! capped at [`SEARCH_CAP`].
 
@@ -14,9 +15,11 @@ use serde_json::Value;
 use tokio::sync::Semaphore;
 
 use super::limits::{ENGINE_HASH_MIB, SEARCH_CAP, SEARCH_PERMITS};
-use crate::search::{self, Engine, Limits};
+use super::referee::Referee;
+use crate::mancala::Mancala;
+use crate::search::{self, Engine, Limits, SearchGame};
 use crate::tb::{self, Tablebase};
-use crate::{Game, Move, Variant};
+use crate::{Move, Variant};
 
 /// How strongly an engine seat plays.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -76,8 +79,36 @@ pub enum PoolError {
     Search(String),
 }
 
-/// A search to run on a search thread with its engine.
-type Job = Box<dyn FnOnce(&mut Engine) + Send>;
+/// A search thread's engines: Oware's, and Mancala's made when first
+/// needed.
+struct Engines {
+    oware: Engine,
+    mancala: Option<Engine<Mancala>>,
+}
+
+impl Engines {
+    fn new() -> Engines {
+        Engines {
+            oware: Engine::new(ENGINE_HASH_MIB, 1, None),
+            mancala: None,
+        }
+    }
+
+    /// The Oware engine, searching with `tables`.
+    fn oware(&mut self, tables: Option<Arc<Tablebase>>) -> &Engine {
+        self.oware.set_tables(tables);
+        &self.oware
+    }
+
+    /// The Mancala engine (its search uses no tables).
+    fn mancala(&mut self) -> &Engine<Mancala> {
+        self.mancala
+            .get_or_insert_with(|| Engine::new(ENGINE_HASH_MIB, 1, None))
+    }
+}
+
+/// A search to run on a search thread with its engines.
+type Job = Box<dyn FnOnce(&mut Engines) + Send>;
 
 /// The search threads and the tables they search with.
 pub struct EnginePool {
@@ -119,7 +150,7 @@ impl EnginePool {
                 .name(format!("oware-search-{i}"))
                 .spawn(move || {
                     lower_priority();
-                    let mut engine = Engine::new(ENGINE_HASH_MIB, 1, None);
+                    let mut engines = Engines::new();
                     loop {
                         let job = match queue.lock().unwrap_or_else(|e| e.into_inner()).recv() {
                             Ok(job) => job,
@@ -127,7 +158,7 @@ impl EnginePool {
                         };
                         // A search that panics loses its answer, not the thread.
                         let _ = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-                            job(&mut engine)
+                            job(&mut engines)
                         }));
                     }
                 })?;
@@ -144,13 +175,12 @@ impl EnginePool {
         self.tables.get(&variant)
     }
 
-    /// Runs `f` with an engine (searching with `tables`) on a search thread
-    /// once one is free, waiting at most `wait` for it.
+    /// Runs `f` with a thread's engines on a search thread once one is
+    /// free, waiting at most `wait` for it.
     async fn run<T: Send + 'static>(
         &self,
-        tables: Option<Arc<Tablebase>>,
         wait: Option<Duration>,
-        f: impl FnOnce(&Engine) -> Result<T, String> + Send + 'static,
+        f: impl FnOnce(&mut Engines) -> Result<T, String> + Send + 'static,
     ) -> Result<T, PoolError> {
         let permit = match wait {
             Some(wait) => tokio::time::timeout(wait, self.permits.acquire())
@@ -160,9 +190,8 @@ impl EnginePool {
         }
         .map_err(|_| PoolError::Busy)?;
         let (answer, answered) = tokio::sync::oneshot::channel();
-        let job: Job = Box::new(move |engine: &mut Engine| {
-            engine.set_tables(tables);
-            let _ = answer.send(f(engine));
+        let job: Job = Box::new(move |engines: &mut Engines| {
+            let _ = answer.send(f(engines));
         });
         self.jobs
             .send(job)
@@ -175,48 +204,78 @@ impl EnginePool {
 
     /// The move an engine seat of `level` plays in `game` (waits for a
     /// slot as long as it takes).
-    pub async fn engine_move(&self, game: Game, level: Level) -> Result<Move, PoolError> {
-        let tables = match level {
-            Level::Full => self.tables(game.rules().variant).cloned(),
+    pub async fn engine_move(&self, game: Referee, level: Level) -> Result<Move, PoolError> {
+        let tables = match (&game, level) {
+            (Referee::Oware(g), Level::Full) => self.tables(g.rules().variant).cloned(),
             _ => None,
         };
-        self.run(tables, None, move |engine| choose(engine, &game, level))
-            .await
+        self.run(None, move |engines| match &game {
+            Referee::Oware(g) => choose(engines.oware(tables), g, level),
+            Referee::Mancala(_, g) => choose(engines.mancala(), g, level),
+        })
+        .await
     }
 
     /// The analysis of `game` (every move, `movetime` shared among them)
     /// as `analyze --json` prints it, plus `tables`: what the tables say
-    /// about the position when they cover it, else null.
-    pub async fn analyze(&self, game: Game, movetime: Duration) -> Result<Value, PoolError> {
-        let tables = self.tables(game.rules().variant).cloned();
-        let for_search = tables.clone();
-        self.run(for_search, Some(super::limits::QUEUE_WAIT), move |engine| {
+    /// about the position when they cover it, else null (always null for
+    /// Mancala, whose search uses no tables yet: `tables_note` says so).
+    pub async fn analyze(&self, game: Referee, movetime: Duration) -> Result<Value, PoolError> {
+        let tables = match &game {
+            Referee::Oware(g) => self.tables(g.rules().variant).cloned(),
+            Referee::Mancala(..) => None,
+        };
+        self.run(Some(super::limits::QUEUE_WAIT), move |engines| {
             let legal = game.legal_moves().len().max(1) as u32;
-            let each = (movetime / legal).max(Duration::from_millis(1));
-            let rows = search::analyze::analyze(engine, &game, &capped(Limits::movetime(each)))
-                .map_err(|e| e.to_string())?;
-            let mut out = search::report::analysis_json::<search::Oware>(
-                &game,
-                game.position(),
-                &rows,
-                tables.as_deref(),
-            );
-            let probe = tables
-                .as_deref()
-                .and_then(|t| tb::probe::probe(t, game.position()).ok())
-                .and_then(|p| serde_json::to_value(p).ok())
-                .unwrap_or(Value::Null);
-            if let Value::Object(map) = &mut out {
-                map.insert("tables".into(), probe);
-            }
-            Ok(out)
+            let each = capped(Limits::movetime(
+                (movetime / legal).max(Duration::from_millis(1)),
+            ));
+            let mut out = match &game {
+                Referee::Oware(g) => {
+                    let engine = engines.oware(tables.clone());
+                    let mut out = analysis(engine, g, g.position(), &each)?;
+                    let probe = tables
+                        .as_deref()
+                        .and_then(|t| tb::probe::probe(t, g.position()).ok())
+                        .and_then(|p| serde_json::to_value(p).ok())
+                        .unwrap_or(Value::Null);
+                    out.insert("tables".into(), probe);
+                    out
+                }
+                Referee::Mancala(_, g) => {
+                    let mut out = analysis(engines.mancala(), g, g.position(), &each)?;
+                    out.insert("tables".into(), Value::Null);
+                    out.insert(
+                        "tables_note".into(),
+                        "none (mancala's search uses no endgame tables yet)".into(),
+                    );
+                    out
+                }
+            };
+            out.insert("rules".into(), game.rules().name().into());
+            Ok(Value::Object(out))
         })
         .await
     }
 }
 
+/// The object of `analyze --json` for `game` (at `position`).
+fn analysis<G: SearchGame>(
+    engine: &Engine<G>,
+    game: &G::Game,
+    position: &impl fmt::Display,
+    limits: &Limits,
+) -> Result<serde_json::Map<String, Value>, String> {
+    let rows = search::analyze::analyze(engine, game, limits).map_err(|e| e.to_string())?;
+    let tables = engine.tables().map(|t| &**t);
+    match search::report::analysis_json::<G>(game, position, &rows, tables) {
+        Value::Object(map) => Ok(map),
+        _ => Err("the analysis is not an object".into()),
+    }
+}
+
 /// The move of an engine of `level` in `game`.
-fn choose(engine: &Engine, game: &Game, level: Level) -> Result<Move, String> {
+fn choose<G: SearchGame>(engine: &Engine<G>, game: &G::Game, level: Level) -> Result<Move, String> {
     let limits = match level {
         Level::Easy => {
             let rows = search::analyze::analyze(engine, game, &capped(Limits::depth(2)))
@@ -279,11 +338,19 @@ mod tests {
 
     #[test]
     fn every_level_plays_a_legal_move() {
-        let engine = Engine::new(1, 1, None);
-        let game = Game::new(crate::Position::START, crate::Rules::ABAPA);
+        let engine: Engine = Engine::new(1, 1, None);
+        let game = crate::Game::new(crate::Position::START, crate::Rules::ABAPA);
+        let mancala: Engine<Mancala> = Engine::new(1, 1, None);
+        let start = crate::mancala::MancalaRules::new(4, true).start();
+        let mut other = crate::mancala::MancalaGame::new(start);
+        // C from four seeds a house ends in the store: South again.
+        other.play(Move::from_letter('C').unwrap()).unwrap();
         for level in [Level::Easy, Level::Medium, Level::Movetime(20)] {
             let mv = choose(&engine, &game, level).unwrap();
             assert!(game.legal_moves().contains(&mv));
+            let mv = choose(&mancala, &other, level).unwrap();
+            assert!(other.legal_moves().contains(&mv), "{mv}");
+            assert_eq!(mv.side(), crate::Side::South);
         }
     }
 }

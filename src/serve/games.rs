@@ -11,9 +11,10 @@ use serde_json::{Value, json};
 use tokio::sync::broadcast;
 
 use super::engine_pool::Level;
+use super::referee::{GameRules, Referee};
 use super::store::{GameRow, SeatRow, SeriesGameRow};
+use crate::Side;
 use crate::arena::series::{Format, GameResult, Player, Series};
-use crate::{Game, Move, Position, Rules, Side, Variant, report};
 
 /// Who sits on a seat.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -164,14 +165,12 @@ pub struct Ending {
 pub struct LiveGame {
     /// The id.
     pub id: String,
-    /// The referee.
-    pub game: Game,
+    /// The referee (Oware's or Mancala's), with the game's rules.
+    pub game: Referee,
     /// The seeds each move captured.
     pub captures: Vec<u8>,
     /// South's and North's seats.
     pub seats: [Seat; 2],
-    /// The cap on half-moves without a capture.
-    pub move_cap: Option<u32>,
     /// An ending off the board.
     pub ending: Option<Ending>,
     /// The side offering a draw.
@@ -191,11 +190,6 @@ fn side_letter(side: Option<Side>) -> Option<String> {
     side.map(|s| s.letter().to_string())
 }
 
-/// The rules of a game: a rule set and the optional cap.
-pub fn rules_of(variant: Variant, move_cap: Option<u32>) -> Rules {
-    Rules::of(variant).with_no_capture_limit(move_cap)
-}
-
 impl LiveGame {
     /// Whether the game is over (on the board or off it).
     pub fn is_over(&self) -> bool {
@@ -206,7 +200,7 @@ impl LiveGame {
     pub fn winner(&self) -> Option<Option<Side>> {
         match (self.ending, self.game.outcome()) {
             (Some(e), _) => Some(e.winner),
-            (None, Some(o)) => Some(o.winner),
+            (None, Some((winner, _))) => Some(winner),
             (None, None) => None,
         }
     }
@@ -241,7 +235,7 @@ impl LiveGame {
         if self.is_over() {
             return None;
         }
-        let side = self.game.position().side_to_move();
+        let side = self.game.side_to_move();
         let seat = &self.seats[side.index()];
         match (seat.kind, seat.level) {
             (SeatKind::Engine, Some(level)) => Some((side, level)),
@@ -251,22 +245,23 @@ impl LiveGame {
 
     /// The full state the API and the WebSockets send.
     pub fn state_json(&self, thinking: bool) -> Value {
-        let mut state = report::game_json(&self.game);
-        let pos = self.game.position();
+        let mut state = self.game.show_json();
         let over = self.is_over();
         let winner = self.winner();
         let reason = match (self.ending, self.game.outcome()) {
             (Some(e), _) => Some(e.reason),
-            (None, Some(o)) => Some(o.reason.name()),
+            (None, Some((_, reason))) => Some(reason),
             _ => None,
         };
         let result = winner.map(|w| {
             json!({
                 "winner": side_letter(w),
                 "reason": reason,
-                "stores": pos.stores(),
+                "stores": self.game.stores(),
             })
         });
+        let rules = self.game.rules();
+        let goes = self.game.another_goes();
         let player = |s: &Seat| {
             json!({
                 "kind": s.kind.name(),
@@ -292,9 +287,11 @@ impl LiveGame {
                 json!(winner.flatten().map(|s| s.letter().to_string())),
             );
             map.insert("reason".into(), json!(reason));
-            map.insert("rules".into(), json!(self.game.rules().variant.name()));
-            map.insert("move_cap".into(), json!(self.move_cap));
-            map.insert("start".into(), json!(self.game.start().to_string()));
+            map.insert("rules".into(), json!(rules.name()));
+            map.insert("start_seeds".into(), json!(rules.start_seeds()));
+            map.insert("empty_capture".into(), json!(rules.empty_capture()));
+            map.insert("move_cap".into(), json!(rules.move_cap()));
+            map.insert("start".into(), json!(self.game.start_string()));
             map.insert(
                 "moves".into(),
                 json!(
@@ -306,6 +303,13 @@ impl LiveGame {
                 ),
             );
             map.insert("captures".into(), json!(self.captures));
+            // Mancala: the moves that gave another go, and whether the
+            // side to move moves again now.
+            map.insert("another_go".into(), json!(goes));
+            map.insert(
+                "moves_again".into(),
+                json!(!over && goes.last() == Some(&true)),
+            );
             map.insert("ply".into(), json!(self.game.moves().len()));
             map.insert(
                 "players".into(),
@@ -328,11 +332,15 @@ impl LiveGame {
             token: s.token.clone(),
             joined: s.joined,
         };
+        let rules = self.game.rules();
+        let mancala = matches!(rules, GameRules::Mancala(_));
         GameRow {
             id: self.id.clone(),
-            rules: self.game.rules().variant.name().to_string(),
-            move_cap: self.move_cap,
-            start: self.game.start().to_string(),
+            rules: rules.name().to_string(),
+            move_cap: rules.move_cap(),
+            start_seeds: mancala.then_some(rules.start_seeds()),
+            empty_capture: rules.empty_capture(),
+            start: self.game.start_string(),
             seats: [seat(&self.seats[0]), seat(&self.seats[1])],
             end: self
                 .ending
@@ -353,17 +361,22 @@ impl LiveGame {
 
     /// A game read back from its row (and its series, if any).
     pub fn from_row(row: GameRow, series: Option<SharedSeries>) -> Result<LiveGame, String> {
-        let variant: Variant = row.rules.parse().map_err(|e| format!("{e}"))?;
-        let start: Position = row.start.parse().map_err(|e| format!("{e}"))?;
-        let mut game = Game::new(start, rules_of(variant, row.move_cap));
+        let rules = GameRules::from_settings(
+            Some(&row.rules),
+            row.move_cap,
+            row.start_seeds.map(u64::from),
+            Some(row.empty_capture),
+        )
+        .map_err(|e| e.to_string())?;
+        let mut game = rules.new_game(Some(&row.start))?;
         let mut captures = Vec::with_capacity(row.moves.len());
         for mv in &row.moves {
             let m = mv
                 .chars()
                 .next()
-                .and_then(Move::from_letter)
+                .and_then(crate::Move::from_letter)
                 .ok_or_else(|| format!("bad stored move '{mv}'"))?;
-            captures.push(game.play(m).map_err(|e| e.to_string())?);
+            captures.push(game.play(m)?.captured);
         }
         let seat = |s: &SeatRow| -> Result<Seat, String> {
             Ok(Seat {
@@ -395,7 +408,6 @@ impl LiveGame {
             game,
             captures,
             seats: [seat(&row.seats[0])?, seat(&row.seats[1])?],
-            move_cap: row.move_cap,
             ending,
             draw_offer: row.draw_offer.as_deref().and_then(letter_side),
             series,

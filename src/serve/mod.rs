@@ -1,6 +1,7 @@
 //! `oware serve`: play in the browser. An HTTP server (axum on tokio)
-//! serving one page and a JSON API (see the README and `api`): games
-//! between people holding links and the engine, kept in SQLite
+//! serving one page and a JSON API (see the README and `api`): games of
+//! Oware or Arabic Mancala (`referee`) between people holding links and
+//! the engine, kept in SQLite
 //! (`store`), live in memory with a broadcast channel per game
 //! (`games`), the engine's searches on a bounded pool (`engine_pool`),
 //! and bounds on everything a client can ask for (`limits`).
@@ -9,6 +10,7 @@ pub mod api;
 pub mod engine_pool;
 pub mod games;
 pub mod limits;
+pub mod referee;
 pub mod store;
 
 use std::collections::HashMap;

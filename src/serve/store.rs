@@ -15,8 +15,10 @@ use anyhow::{Context, Result};
 use rusqlite::{Connection, OptionalExtension, params};
 
 /// The schema version this server writes (`PRAGMA user_version`).
-pub const SCHEMA_VERSION: i64 = 1;
+pub const SCHEMA_VERSION: i64 = 2;
 
+/// The first schema (version 1); a new database is made with it and then
+/// brought up to date by [`MIGRATIONS`], as an old one is.
 const SCHEMA: &str = "
 CREATE TABLE games (
     id TEXT PRIMARY KEY,
@@ -56,6 +58,17 @@ CREATE TABLE series (
 );
 ";
 
+/// The changes from each version to the next: `MIGRATIONS[i]` takes
+/// version `i + 1` to `i + 2`.
+const MIGRATIONS: [&str; 1] = [
+    // 2: Arabic Mancala's settings (`rules` is then `mancala`); the games
+    // of version 1 are Oware's, and keep NULL and 0.
+    "ALTER TABLE games ADD COLUMN start_seeds INTEGER;
+     ALTER TABLE games ADD COLUMN empty_capture INTEGER NOT NULL DEFAULT 0;",
+];
+
+const _: () = assert!(MIGRATIONS.len() as i64 + 1 == SCHEMA_VERSION);
+
 /// One seat as stored.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct SeatRow {
@@ -76,8 +89,12 @@ pub struct GameRow {
     pub id: String,
     /// The rule set's name.
     pub rules: String,
-    /// The cap on half-moves without a capture.
+    /// The cap on half-moves without a capture (Oware).
     pub move_cap: Option<u32>,
+    /// Seeds a house at the start (Mancala; none for Oware).
+    pub start_seeds: Option<u8>,
+    /// The empty capture (Mancala).
+    pub empty_capture: bool,
     /// The start position.
     pub start: String,
     /// South's and North's seats.
@@ -135,20 +152,7 @@ impl Store {
         conn.pragma_update(None, "synchronous", "NORMAL")?;
         conn.pragma_update(None, "foreign_keys", "ON")?;
         conn.busy_timeout(std::time::Duration::from_secs(5))?;
-        let version: i64 = conn.pragma_query_value(None, "user_version", |r| r.get(0))?;
-        match version {
-            0 => {
-                let tx = conn.unchecked_transaction()?;
-                tx.execute_batch(SCHEMA)?;
-                tx.pragma_update(None, "user_version", SCHEMA_VERSION)?;
-                tx.commit()?;
-            }
-            SCHEMA_VERSION => {}
-            v => anyhow::bail!(
-                "the database {} has schema version {v}; this server knows version {SCHEMA_VERSION}",
-                path.display()
-            ),
-        }
+        migrate(&conn).with_context(|| format!("cannot set up the database {}", path.display()))?;
         Ok(Store {
             conn: Arc::new(Mutex::new(conn)),
             path,
@@ -201,8 +205,10 @@ impl Store {
                 "INSERT INTO games (id, created, rules, move_cap, start,
                     south_kind, south_level, south_token, south_joined,
                     north_kind, north_level, north_token, north_joined,
-                    draw_offer, series_id, series_index, south_player)
-                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17)",
+                    draw_offer, series_id, series_index, south_player,
+                    start_seeds, empty_capture)
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17,
+                    ?18, ?19)",
                 params![
                     row.id,
                     now_secs(),
@@ -220,7 +226,9 @@ impl Store {
                     row.draw_offer,
                     series_id,
                     index,
-                    south_player
+                    south_player,
+                    row.start_seeds,
+                    row.empty_capture
                 ],
             )?;
             for (ply, mv) in row.moves.iter().enumerate() {
@@ -334,13 +342,39 @@ impl Store {
     }
 }
 
+/// Brings the database to [`SCHEMA_VERSION`] (a new one from nothing), a
+/// transaction for all the steps; a database of a later version is
+/// refused.
+fn migrate(conn: &Connection) -> Result<()> {
+    let version: i64 = conn.pragma_query_value(None, "user_version", |r| r.get(0))?;
+    if version == SCHEMA_VERSION {
+        return Ok(());
+    }
+    if !(0..SCHEMA_VERSION).contains(&version) {
+        anyhow::bail!(
+            "it has schema version {version}; this server knows versions up to {SCHEMA_VERSION}"
+        );
+    }
+    let tx = conn.unchecked_transaction()?;
+    if version == 0 {
+        tx.execute_batch(SCHEMA)?;
+    }
+    for step in &MIGRATIONS[version.max(1) as usize - 1..] {
+        tx.execute_batch(step)?;
+    }
+    tx.pragma_update(None, "user_version", SCHEMA_VERSION)?;
+    tx.commit()?;
+    Ok(())
+}
+
 fn load_game(conn: &Connection, id: &str) -> rusqlite::Result<Option<GameRow>> {
     let row = conn
         .query_row(
             "SELECT rules, move_cap, start,
                 south_kind, south_level, south_token, south_joined,
                 north_kind, north_level, north_token, north_joined,
-                end_winner, end_reason, draw_offer, series_id, series_index, south_player
+                end_winner, end_reason, draw_offer, series_id, series_index, south_player,
+                start_seeds, empty_capture
              FROM games WHERE id = ?1",
             [id],
             |r| {
@@ -358,6 +392,8 @@ fn load_game(conn: &Connection, id: &str) -> rusqlite::Result<Option<GameRow>> {
                     id: id.to_string(),
                     rules: r.get(0)?,
                     move_cap: r.get(1)?,
+                    start_seeds: r.get(17)?,
+                    empty_capture: r.get(18)?,
                     start: r.get(2)?,
                     seats: [seat(3)?, seat(7)?],
                     end: match end_reason {
@@ -396,3 +432,86 @@ fn make_private(path: &Path, mode: u32) {
 
 #[cfg(not(unix))]
 fn make_private(_path: &Path, _mode: u32) {}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::serve::referee::GameRules;
+
+    fn seat(kind: &str, token: Option<&str>) -> SeatRow {
+        SeatRow {
+            kind: kind.into(),
+            level: (kind == "engine").then(|| "easy".into()),
+            token: token.map(String::from),
+            joined: true,
+        }
+    }
+
+    #[tokio::test]
+    async fn a_version_1_database_is_migrated_and_its_games_load() {
+        let dir = tempfile::tempdir().unwrap();
+        {
+            // A database as the first server wrote it, with one game.
+            let conn = Connection::open(dir.path().join("games.sqlite")).unwrap();
+            conn.execute_batch(SCHEMA).unwrap();
+            conn.pragma_update(None, "user_version", 1).unwrap();
+            conn.execute(
+                "INSERT INTO games (id, created, rules, move_cap, start,
+                    south_kind, south_token, south_joined, north_kind, north_level, north_joined)
+                 VALUES ('g1', 0, 'awari', 100, '4-4-4-4-4-4-4-4-4-4-4-4-0-0-S',
+                    'human', 'tok', 1, 'engine', 'easy', 1)",
+                [],
+            )
+            .unwrap();
+            conn.execute("INSERT INTO moves VALUES ('g1', 0, 'F')", [])
+                .unwrap();
+        }
+        let store = Store::open(dir.path()).unwrap();
+        let version: i64 = store
+            .run(|c| c.pragma_query_value(None, "user_version", |r| r.get(0)))
+            .await
+            .unwrap();
+        assert_eq!(version, SCHEMA_VERSION);
+        let old = store.load_game("g1".into()).await.unwrap().unwrap();
+        assert_eq!((old.rules.as_str(), old.move_cap), ("awari", Some(100)));
+        assert_eq!((old.start_seeds, old.empty_capture), (None, false));
+        assert_eq!(old.moves, ["F"]);
+        assert_eq!(old.seats[0], seat("human", Some("tok")));
+        // It is the Oware game it was, with its cap.
+        let live = crate::serve::games::LiveGame::from_row(old, None).unwrap();
+        let rules = crate::Rules::AWARI.with_no_capture_limit(Some(100));
+        assert_eq!(live.game.rules(), GameRules::Oware(rules));
+        assert_eq!(live.game.moves().len(), 1);
+        // A Mancala game beside it keeps its settings.
+        let new = GameRow {
+            id: "g2".into(),
+            rules: "mancala".into(),
+            move_cap: None,
+            start_seeds: Some(4),
+            empty_capture: true,
+            start: "4-4-4-4-4-4-4-4-4-4-4-4-0-0-S".into(),
+            seats: [seat("human", Some("t2")), seat("engine", None)],
+            end: None,
+            draw_offer: None,
+            moves: vec!["C".into(), "F".into()],
+            series: None,
+        };
+        assert!(store.insert_game(new.clone(), None).await.unwrap());
+        assert_eq!(store.load_game("g2".into()).await.unwrap(), Some(new));
+        drop(store);
+        // Opened again: nothing to do.
+        let store = Store::open(dir.path()).unwrap();
+        assert!(store.load_game("g1".into()).await.unwrap().is_some());
+    }
+
+    #[test]
+    fn a_database_of_a_later_version_is_refused() {
+        let dir = tempfile::tempdir().unwrap();
+        let conn = Connection::open(dir.path().join("games.sqlite")).unwrap();
+        conn.pragma_update(None, "user_version", SCHEMA_VERSION + 1)
+            .unwrap();
+        drop(conn);
+        let err = Store::open(dir.path()).err().unwrap();
+        assert!(format!("{err:#}").contains("schema version 3"), "{err:#}");
+    }
+}

@@ -1,4 +1,5 @@
-//! `POST /api/analyze`: the engine's and the tables' view of a position.
+//! `POST /api/analyze`: the engine's and the tables' view of a position,
+//! in Oware or Mancala.
 
 use std::sync::Arc;
 use std::time::Duration;
@@ -10,18 +11,19 @@ use axum::extract::rejection::BytesRejection;
 use axum::response::{IntoResponse, Response};
 use serde::Deserialize;
 
-use super::create::{parse_position, parse_variant};
+use super::create::parse_rules;
 use super::error::*;
+use crate::parse_moves;
 use crate::serve::App;
-use crate::serve::games::rules_of;
 use crate::serve::limits::MAX_PLIES;
-use crate::{Game, parse_moves};
 
 #[derive(Deserialize)]
 pub(super) struct AnalyzeReq {
     position: Option<String>,
     moves: Option<String>,
     rules: Option<String>,
+    start_seeds: Option<u64>,
+    empty_capture: Option<bool>,
     movetime: Option<u64>,
 }
 
@@ -30,11 +32,13 @@ pub(super) async fn analyze(
     body: Result<Bytes, BytesRejection>,
 ) -> ApiResult<Response> {
     let req: AnalyzeReq = parse_body(body)?;
-    let variant = parse_variant(req.rules.as_deref())?;
-    let mut game = Game::new(
-        parse_position(req.position.as_deref())?,
-        rules_of(variant, None),
-    );
+    let rules = parse_rules(
+        req.rules.as_deref(),
+        None,
+        req.start_seeds,
+        req.empty_capture,
+    )?;
+    let mut game = rules.new_game(req.position.as_deref()).map_err(bad)?;
     if let Some(list) = &req.moves {
         let moves = parse_moves(list).map_err(|e| bad(format!("bad move list: {e}")))?;
         if moves.len() > MAX_PLIES {

@@ -13,48 +13,48 @@ use serde_json::json;
 
 use super::error::*;
 use super::state_for;
+use crate::Move;
+use crate::Side;
 use crate::arena::series::{Format, Player};
 use crate::ogn::GameRecord;
 use crate::serve::engine_pool::Level;
-use crate::serve::games::{LiveGame, Seat, SeatKind, SeriesState, new_id, new_token, rules_of};
+use crate::serve::games::{LiveGame, Seat, SeatKind, SeriesState, new_id, new_token};
 use crate::serve::limits::MAX_PLIES;
+use crate::serve::referee::{GameRules, Referee};
 use crate::serve::store::SeriesGameRow;
 use crate::serve::{App, LoadError};
-use crate::{Game, Move, Position, Side, Variant};
 
-pub(super) fn parse_variant(rules: Option<&str>) -> ApiResult<Variant> {
-    match rules {
-        None => Ok(Variant::Abapa),
-        Some(s) => s.parse().map_err(|e| bad(format!("{e}"))),
-    }
+/// The rules from a request's settings (see [`GameRules::from_settings`]),
+/// or 400.
+pub(super) fn parse_rules(
+    name: Option<&str>,
+    move_cap: Option<u32>,
+    start_seeds: Option<u64>,
+    empty_capture: Option<bool>,
+) -> ApiResult<GameRules> {
+    GameRules::from_settings(name, move_cap, start_seeds, empty_capture).map_err(bad)
 }
 
-pub(super) fn parse_position(text: Option<&str>) -> ApiResult<Position> {
-    match text.map(str::trim) {
-        None | Some("") | Some("startpos") => Ok(Position::START),
-        Some(s) => s
-            .parse()
-            .map_err(|e| bad(format!("bad position '{}': {e}", one_line(s, 80)))),
-    }
-}
-
-pub(super) fn parse_move_cap(cap: Option<u32>) -> ApiResult<Option<u32>> {
-    match cap {
-        Some(0) | Some(1001..) => Err(bad("move_cap must be between 1 and 1000 (or null)")),
-        other => Ok(other),
-    }
-}
-
-/// A new game as POST /api/games (or an import) describes it.
+/// A new game as POST /api/games describes it.
 #[derive(Deserialize, Default)]
 pub(super) struct NewGame {
     rules: Option<String>,
     move_cap: Option<u32>,
+    start_seeds: Option<u64>,
+    empty_capture: Option<bool>,
     south: Option<String>,
     north: Option<String>,
     level: Option<String>,
     series: Option<String>,
     start: Option<String>,
+}
+
+/// Who plays a new game, and the series it opens.
+pub(super) struct Players {
+    south: Option<String>,
+    north: Option<String>,
+    level: Option<String>,
+    series: Option<String>,
 }
 
 /// The seats, the creator's token and the sides it holds, and the link's
@@ -110,29 +110,31 @@ pub(super) fn seating(
     })
 }
 
-/// Creates a game from `start` after `moves` (an import's record).
+/// Creates `game` after `moves` (an import's record).
 pub(super) async fn create_game(
     app: &Arc<App>,
-    req: NewGame,
-    start: Position,
+    req: Players,
+    mut game: Referee,
     moves: &[Move],
-    variant: Variant,
 ) -> ApiResult<Response> {
-    let move_cap = parse_move_cap(req.move_cap)?;
     let format: Option<Format> = match req.series.as_deref().map(str::trim) {
         None | Some("") => None,
         Some(s) => Some(s.parse().map_err(|e| bad(format!("{e}")))?),
     };
+    if format.is_some() && matches!(game.rules(), GameRules::Mancala(_)) {
+        return Err(bad(
+            "series are played in Oware only: a mancala game is a single game",
+        ));
+    }
     if moves.len() > MAX_PLIES {
         return Err(bad(format!("a game holds at most {MAX_PLIES} moves")));
     }
-    let mut game = Game::new(start, rules_of(variant, move_cap));
     let mut captures = Vec::with_capacity(moves.len());
     for (i, &mv) in moves.iter().enumerate() {
-        let c = game
+        let played = game
             .play(mv)
             .map_err(|e| bad(format!("move {} ({mv}) cannot be played: {e}", i + 1)))?;
-        captures.push(c);
+        captures.push(played.captured);
     }
     let seating = seating(
         req.south.as_deref(),
@@ -153,7 +155,7 @@ pub(super) async fn create_game(
                     over: game.outcome().is_some(),
                     winner: game
                         .outcome()
-                        .and_then(|o| o.winner)
+                        .and_then(|(winner, _)| winner)
                         .map(|s| s.letter().to_string()),
                 }],
             }),
@@ -164,7 +166,6 @@ pub(super) async fn create_game(
             game: game.clone(),
             captures: captures.clone(),
             seats: seating.seats.clone(),
-            move_cap,
             ending: None,
             draw_offer: None,
             series: None,
@@ -211,9 +212,20 @@ pub(super) async fn create(
     body: Result<Bytes, BytesRejection>,
 ) -> ApiResult<Response> {
     let req: NewGame = parse_body(body)?;
-    let variant = parse_variant(req.rules.as_deref())?;
-    let start = parse_position(req.start.as_deref())?;
-    create_game(&app, req, start, &[], variant).await
+    let rules = parse_rules(
+        req.rules.as_deref(),
+        req.move_cap,
+        req.start_seeds,
+        req.empty_capture,
+    )?;
+    let game = rules.new_game(req.start.as_deref()).map_err(bad)?;
+    let players = Players {
+        south: req.south,
+        north: req.north,
+        level: req.level,
+        series: req.series,
+    };
+    create_game(&app, players, game, &[]).await
 }
 
 #[derive(Deserialize)]
@@ -221,6 +233,7 @@ pub(super) struct ImportReq {
     ogn: String,
     rules: Option<String>,
     move_cap: Option<u32>,
+    empty_capture: Option<bool>,
     south: Option<String>,
     north: Option<String>,
     level: Option<String>,
@@ -233,25 +246,31 @@ pub(super) async fn import(
 ) -> ApiResult<Response> {
     let req: ImportReq = parse_body(body)?;
     let record = GameRecord::parse(&req.ogn).map_err(|e| bad(format!("bad OGN record: {e}")))?;
-    let variant = match &req.rules {
-        Some(r) => parse_variant(Some(r))?,
-        None => record.variant().unwrap_or(Variant::Abapa),
+    // The record's rules (its Variant and EmptyCapture tags, Mancala's
+    // start seeds from its FEN) unless the request names others.
+    let rules = match (req.rules.as_deref(), GameRules::of_record(&record)) {
+        (name, GameRules::Mancala(m)) if name.is_none_or(|n| n.eq_ignore_ascii_case("mancala")) => {
+            parse_rules(
+                Some("mancala"),
+                req.move_cap,
+                Some(m.start_seeds.into()),
+                Some(req.empty_capture.unwrap_or(m.empty_capture)),
+            )?
+        }
+        (name, tagged) => parse_rules(
+            Some(name.unwrap_or(tagged.name())),
+            req.move_cap,
+            None,
+            req.empty_capture,
+        )?,
     };
-    let rules = rules_of(variant, parse_move_cap(req.move_cap)?);
-    record
-        .replay(rules)
-        .map_err(|e| bad(format!("bad OGN record: {e}")))?;
-    let start = record
-        .start()
-        .map_err(|e| bad(format!("bad OGN record: {e}")))?;
-    let new = NewGame {
-        rules: None,
-        move_cap: req.move_cap,
+    let played =
+        Referee::from_record(&record, rules).map_err(|e| bad(format!("bad OGN record: {e}")))?;
+    let players = Players {
         south: req.south,
         north: req.north,
         level: req.level,
         series: req.series,
-        start: None,
     };
-    create_game(&app, new, start, &record.moves, variant).await
+    create_game(&app, players, played.restarted(), played.moves()).await
 }

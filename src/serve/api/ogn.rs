@@ -9,7 +9,6 @@ use axum::response::{IntoResponse, Response};
 
 use super::entry;
 use super::error::*;
-use crate::ogn::GameRecord;
 use crate::serve::App;
 
 pub(super) async fn ogn(
@@ -20,15 +19,12 @@ pub(super) async fn ogn(
     let live = entry.game.lock().await;
     let south = live.seats[0].kind.name();
     let north = live.seats[1].kind.name();
-    let record = GameRecord::from_game(
-        &live.game,
-        &[
-            ("Event", "oware serve"),
-            ("South", south),
-            ("North", north),
-            ("Game", live.id.as_str()),
-        ],
-    );
+    let record = live.game.record(&[
+        ("Event", "oware serve"),
+        ("South", south),
+        ("North", north),
+        ("Game", live.id.as_str()),
+    ]);
     Ok((
         [(header::CONTENT_TYPE, "text/plain; charset=utf-8")],
         Body::from(record.to_string()),

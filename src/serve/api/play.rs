@@ -58,10 +58,10 @@ pub(crate) async fn apply_move(app: &App, live: &mut LiveGame, mv: Move) -> ApiR
         return Err(bad(format!("a game holds at most {MAX_PLIES} moves")));
     }
     let mut next = live.game.clone();
-    let captured = next.play(mv).map_err(bad)?;
+    let played = next.play(mv).map_err(bad)?;
     let over = next
         .outcome()
-        .map(|o| o.winner.map(|s| s.letter().to_string()));
+        .map(|(winner, _)| winner.map(|s| s.letter().to_string()));
     app.store
         .add_move(
             live.id.clone(),
@@ -72,7 +72,7 @@ pub(crate) async fn apply_move(app: &App, live: &mut LiveGame, mv: Move) -> ApiR
         .await
         .map_err(internal)?;
     live.game = next;
-    live.captures.push(captured);
+    live.captures.push(played.captured);
     live.draw_offer = None;
     if live.is_over() {
         live.note_over_in_series();
@@ -98,7 +98,7 @@ pub(super) fn acting_side(live: &LiveGame, sides: &[Side]) -> Side {
     if sides.len() == 1 {
         sides[0]
     } else {
-        live.game.position().side_to_move()
+        live.game.side_to_move()
     }
 }
 
@@ -121,7 +121,7 @@ pub(super) async fn play(
     if live.is_over() {
         return Err(bad("the game is over"));
     }
-    if !sides.contains(&live.game.position().side_to_move()) {
+    if !sides.contains(&live.game.side_to_move()) {
         return Err(forbidden("not your turn"));
     }
     let moves = parse_moves(&req.mv).map_err(|e| bad(format!("bad move: {e}")))?;

@@ -11,7 +11,6 @@ use axum::response::{IntoResponse, Response};
 use super::error::*;
 use super::play::*;
 use super::{entry, state_for};
-use crate::Game;
 use crate::serve::games::{LiveGame, new_id};
 use crate::serve::store::SeriesGameRow;
 use crate::serve::{App, LoadError};
@@ -54,17 +53,14 @@ pub(super) async fn next(
     // Sides alternate: each player takes the other seat.
     let [south, north] = live.seats.clone();
     let player = south_player.other();
-    let start = *live.game.start();
-    let rules = *live.game.rules();
     let mut tries = 0;
     let new = loop {
         tries += 1;
         let new = LiveGame {
             id: new_id().map_err(internal)?,
-            game: Game::new(start, rules),
+            game: live.game.restarted(),
             captures: Vec::new(),
             seats: [north.clone(), south.clone()],
-            move_cap: live.move_cap,
             ending: None,
             draw_offer: None,
             series: Some((Arc::clone(&shared), index + 1, player)),

@@ -1,7 +1,7 @@
 // The page of `oware serve`: a new-game form, the game board (live over a
-// WebSocket) and an analysis board. No framework, no build step. Everything
-// the server sends goes into the DOM as text (textContent / attributes),
-// never as HTML.
+// WebSocket) and an analysis board, for Oware and Arabic Mancala. No
+// framework, no build step. Everything the server sends goes into the DOM
+// as text (textContent / attributes), never as HTML.
 
 const LETTERS = "ABCDEFabcdef";
 const START = "4-4-4-4-4-4-4-4-4-4-4-4-0-0-S";
@@ -10,7 +10,13 @@ const RULES = [
   ["grand-slam-forbidden", "Abapa, grand slam forbidden"],
   ["capture-and-end", "Abapa, capture and end"],
   ["awari", "Awari (Romein & Bal)"],
+  ["mancala", "Arabic Mancala"],
 ];
+const MANCALA_SEEDS = [3, 4, 5, 7];
+/** The start of a rule set: Oware's, or Mancala's with k seeds a house. */
+const startOf = (rules, k) => (rules === "mancala" ? Array(12).fill(k || 3).join("-") + "-0-0-S" : START);
+/** The most seeds a position may hold (Mancala: seven a house). */
+const maxSeeds = (rules) => (rules === "mancala" ? 84 : 48);
 const LEVELS = ["easy", "medium", "hard", "full"];
 const REASONS = {
   majority: "by majority: more than half of the 48 seeds",
@@ -20,6 +26,9 @@ const REASONS = {
   "move-limit": "at the move limit: each side took the seeds on its own side",
   resigned: "by resignation",
   "draw-agreed": "draw agreed",
+  "all-stored": "every seed is in a store",
+  "one-row": "the seeds left were all in one row: they went to that row's owner",
+  stop: "a store holds 25 seeds or more",
 };
 const SIDE_NAME = { S: "South", N: "North" };
 
@@ -177,6 +186,39 @@ function sow(pits, origin) {
   return { pits: p, path, last: i };
 }
 
+/**
+ * Mancala's sowing (RULES.md §7): on through the mover's houses into its
+ * own store ("S" or "N" in the path), on through the opponent's houses, the
+ * opponent's store skipped and the origin not.
+ */
+function sowMancala(pits, stores, origin) {
+  const p = pits.slice();
+  const st = stores.slice();
+  const mover = sideOfPit(origin);
+  const beforeStore = mover === "S" ? 5 : 11;
+  let n = p[origin];
+  p[origin] = 0;
+  let at = origin;
+  const path = [];
+  while (n > 0) {
+    if (at === beforeStore) at = mover;
+    else if (at === mover) at = (beforeStore + 1) % 12;
+    else at = (at + 1) % 12;
+    if (at === mover) st[mover === "S" ? 0 : 1] += 1;
+    else p[at] += 1;
+    n -= 1;
+    path.push(at);
+  }
+  return { pits: p, stores: st, path, last: at };
+}
+
+/** The houses a Mancala move empties into the mover's store: the last one and the one opposite. */
+function mancalaCaptured(pits, mover, last, emptyCapture) {
+  if (typeof last !== "number" || sideOfPit(last) !== mover || pits[last] !== 1) return [];
+  if (pits[11 - last] > 0) return [last, 11 - last];
+  return emptyCapture ? [last] : [];
+}
+
 /** The pits a move captures. `hint` is the number of seeds the server says it captured. */
 function capturedPits(pits, mover, last, hint, rules) {
   if (hint === 0) return [];
@@ -332,15 +374,18 @@ class Board {
   }
 
   /**
-   * Sows `move` seed by seed from `before`, then shows the capture.
-   * Returns the board after the move as this function drew it.
+   * Sows `move` seed by seed from `before`, then shows the capture, under
+   * `game`'s rules ({ rules, empty }: the rule set's name and Mancala's empty
+   * capture). Returns the board after the move as this function drew it.
    */
-  async animateMove(before, move, hint, rules) {
+  async animateMove(before, move, hint, game) {
     const origin = indexOf(move);
     const mover = sideOfPit(origin);
+    const mi = mover === "S" ? 0 : 1;
+    const mancala = game.rules === "mancala";
     const pits = before.pits.slice();
     const stores = before.stores.slice();
-    const { path, last } = sow(pits, origin);
+    const { path, last } = mancala ? sowMancala(pits, stores, origin) : sow(pits, origin);
     const oBtn = this.pits[origin].btn;
     oBtn.classList.add("lifted");
     let hand = pits[origin];
@@ -350,17 +395,25 @@ class Board {
     await this.wait(160);
     for (const i of path) {
       if (this.skipRequested) break;
-      pits[i] += 1;
       hand -= 1;
-      this.setPit(i, pits[i]);
-      const btn = this.pits[i].btn;
-      btn.classList.add("sown");
-      setTimeout(() => btn.classList.remove("sown"), 260);
+      let el;
+      if (typeof i === "number") {
+        pits[i] += 1;
+        this.setPit(i, pits[i]);
+        el = this.pits[i].btn;
+      } else {
+        // Mancala: a seed in the mover's own store.
+        stores[mi] += 1;
+        this.setStore(i, stores[mi]);
+        el = this.stores[i].el;
+      }
+      el.classList.add("sown");
+      setTimeout(() => el.classList.remove("sown"), 260);
       await this.wait(step);
     }
     oBtn.classList.remove("lifted");
     if (this.skipRequested) return null;
-    const caught = capturedPits(pits, mover, last, hint, rules);
+    const caught = mancala ? mancalaCaptured(pits, mover, last, game.empty) : capturedPits(pits, mover, last, hint, game.rules);
     if (caught.length) {
       for (const i of caught) this.pits[i].btn.classList.add("captured");
       await this.wait(450);
@@ -368,7 +421,7 @@ class Board {
       let d = 0;
       for (const i of caught) {
         for (let k = 0; k < Math.min(pits[i], 6); k++) this.fly(this.pits[i].btn, st.el, (d += 40));
-        stores[mover === "S" ? 0 : 1] += pits[i];
+        stores[mi] += pits[i];
         pits[i] = 0;
       }
       await this.wait(500);
@@ -376,7 +429,7 @@ class Board {
         this.pits[i].btn.classList.remove("captured");
         this.setPit(i, 0);
       }
-      this.setStore(mover, stores[mover === "S" ? 0 : 1]);
+      this.setStore(mover, stores[mi]);
       await this.wait(200);
     }
     if (this.skipRequested) return null;
@@ -507,6 +560,8 @@ function newGameView(app) {
   ];
   const rules = select("rules", RULES, "abapa");
   const cap = h("input", { type: "checkbox", id: "move-cap" });
+  const seeds = select("start-seeds", MANCALA_SEEDS.map((k) => [String(k), k === 3 ? "3 (default)" : String(k)]), "3");
+  const empty = h("input", { type: "checkbox", id: "empty-capture" });
   const south = select("south", seatOpts, "human");
   const north = select("north", seatOpts, "engine");
   const level = select("level", LEVELS.map((l) => [l, l[0].toUpperCase() + l.slice(1)]), "easy");
@@ -524,15 +579,29 @@ function newGameView(app) {
   const n = h("input", { type: "number", id: "series-n", min: "1", max: "99", value: "3", inputmode: "numeric" });
   const k = h("input", { type: "number", id: "series-k", min: "1", max: "99", value: "2", inputmode: "numeric" });
   const start = h("input", { type: "text", id: "start", placeholder: START, autocomplete: "off", spellcheck: "false" });
-  const levelField = field("Engine strength", level, "easy: depth 2 with random slips; medium: depth 6; hard: 0.3 s a move; full: 2 s a move with the tables.");
+  const levelField = field("Engine strength", level, "easy: depth 2 with random slips; medium: depth 6; hard: 0.3 s a move; full: 2 s a move (in Oware with the endgame tables).");
   const nField = field("N", n);
   const kField = field("K (lead)", k);
+  const capField = h("div", { class: "field check" }, cap, h("label", { for: "move-cap" }, "End the game after 100 half-moves without a capture (each side takes its own seeds)"));
+  const seedsField = field("Seeds a house at the start", seeds);
+  const emptyField = h("div", { class: "field check" }, empty, h("label", { for: "empty-capture" }, "Empty capture (Kalah's rule)"));
+  const mancalaNote = h("p", { class: "hint", id: "mancala-rules" }, "Arabic Mancala: sow into your own store (not the opponent's); a last seed in your store gives you another go; a last seed in an empty house of your row takes the house opposite (with the empty capture, it goes to your store even when that house is empty). The game ends when the seeds left are all in one row, or a store holds 25.");
+  const seriesSet = h("fieldset", { id: "series-set" }, h("legend", null, "Series"), h("div", { class: "grid" }, field("Format", kind), nField, kField));
+  const seriesNote = h("p", { class: "hint", id: "series-note" }, "Series are played in Oware only.");
   const sync = () => {
+    const mancala = rules.value === "mancala";
     levelField.hidden = south.value !== "engine" && north.value !== "engine";
     nField.hidden = !kind.value;
     kField.hidden = kind.value !== "first-to-lead";
+    capField.hidden = mancala;
+    seedsField.hidden = !mancala;
+    emptyField.hidden = !mancala;
+    mancalaNote.hidden = !mancala;
+    seriesSet.hidden = mancala;
+    seriesNote.hidden = !mancala;
+    start.placeholder = startOf(rules.value, parseInt(seeds.value, 10));
   };
-  for (const c of [south, north, kind]) c.addEventListener("change", sync);
+  for (const c of [south, north, kind, rules, seeds]) c.addEventListener("change", sync);
   sync();
 
   const body = () => {
@@ -544,6 +613,12 @@ function newGameView(app) {
     else if (kind.value === "best-of") series = `best-of:${N}`;
     else if (kind.value === "straight") series = `straight:${N}`;
     const b = { rules: rules.value, move_cap: cap.checked ? 100 : null, south: south.value, north: north.value, level: level.value, series };
+    if (rules.value === "mancala") {
+      b.move_cap = null;
+      b.series = null;
+      b.start_seeds = parseInt(seeds.value, 10) || 3;
+      b.empty_capture = empty.checked;
+    }
     if (start.value.trim()) b.start = start.value.trim();
     return b;
   };
@@ -564,7 +639,7 @@ function newGameView(app) {
         msg.textContent = "";
         const b = body();
         if (b.start && !parsePosition(b.start)) {
-          msg.textContent = "The start position must look like " + START;
+          msg.textContent = "The start position must look like " + startOf(b.rules, b.start_seeds);
           return;
         }
         try {
@@ -575,9 +650,11 @@ function newGameView(app) {
       },
     },
     h("h1", null, "New game"),
-    h("div", { class: "grid" }, field("Rules", rules), h("div", { class: "field check" }, cap, h("label", { for: "move-cap" }, "End the game after 100 half-moves without a capture (each side takes its own seeds)"))),
+    h("div", { class: "grid" }, field("Rules", rules), capField, seedsField, emptyField),
+    mancalaNote,
     h("fieldset", null, h("legend", null, "Players"), h("div", { class: "grid" }, field("South (bottom row, moves first)", south), field("North (top row)", north)), levelField),
-    h("fieldset", null, h("legend", null, "Series"), h("div", { class: "grid" }, field("Format", kind), nField, kField)),
+    seriesSet,
+    seriesNote,
     h("details", null, h("summary", null, "Start from another position"), field("Position string", start, "p0-…-p11-S-N-T, the twelve pits from A to f, the two stores and the side to move.")),
     h("div", { class: "actions" }, h("button", { type: "submit", id: "create", class: "primary" }, "Create the game")),
     msg,
@@ -650,6 +727,7 @@ function newGameView(app) {
 function parseOgn(text) {
   let start = null;
   let rules = "abapa";
+  let empty = false;
   const tags = /\[(\w+)\s+"([^"]*)"\]/g;
   let t;
   while ((t = tags.exec(text))) {
@@ -658,6 +736,7 @@ function parseOgn(text) {
       const v = t[2].trim().toLowerCase().replace(/[\s_]+/g, "-");
       if (RULES.some(([r]) => r === v)) rules = v;
     }
+    if (t[1].toLowerCase() === "emptycapture") empty = t[2].trim().toLowerCase() === "yes";
   }
   let body = text.replace(/\[[^\]]*\]/g, " ").replace(/\{[^}]*\}/g, " ").replace(/;[^\n]*/g, " ");
   // Drop variations, nested ones too.
@@ -674,16 +753,53 @@ function parseOgn(text) {
     moves.push(m[1]);
   }
   if (start && !parsePosition(start)) throw new Error("its FEN tag is not a position string");
-  return { start: start || START, moves, rules };
+  return { start: start || startOf(rules), moves, rules, empty: rules === "mancala" && empty };
 }
 
-function analyzeHash(start, moves, rules, at) {
+/** The address of the analysis of `start` after `moves` (at move `at`); `empty`: Mancala's empty capture. */
+function analyzeHash(start, moves, rules, at, empty) {
   const p = new URLSearchParams();
-  p.set("position", start || START);
+  p.set("position", start || startOf(rules));
   if (moves && moves.length) p.set("moves", moves.join(""));
   if (rules && rules !== "abapa") p.set("rules", rules);
+  if (rules === "mancala" && empty) p.set("empty", "1");
   if (at !== undefined && moves && at !== moves.length) p.set("at", String(at));
   return "#/analyze?" + p.toString();
+}
+
+/**
+ * Fills a move list: a numbered line for each South turn and the North turn
+ * after it. A turn is one move in Oware and may be several in Mancala (each
+ * that ends in the mover's store gives another go, marked ↻). `item(m, i,
+ * again)` makes the element of move i.
+ */
+function fillMoveList(list, moves, goes, item) {
+  let li = null;
+  let num = 0;
+  let turn = null;
+  moves.forEach((m, i) => {
+    const side = sideOfPit(indexOf(m));
+    const fresh = i === 0 || side !== sideOfPit(indexOf(moves[i - 1]));
+    if (fresh && (side === "S" || !li)) {
+      num += 1;
+      li = h("li", { value: String(num) });
+      list.append(li);
+      if (side === "N") li.append(h("span", { class: "mv empty" }, "…"));
+    }
+    if (fresh) {
+      turn = h("span", { class: "turn turn-" + side });
+      li.append(turn);
+    }
+    turn.append(item(m, i, !!(goes && goes[i])));
+    turn.classList.toggle("multi", turn.childElementCount > 1);
+  });
+}
+
+/** The rules of a game in words. */
+function rulesText(st) {
+  const name = (RULES.find(([r]) => r === st.rules) || [st.rules, st.rules])[1];
+  if (st.rules === "mancala") return `${name}, ${st.start_seeds || 3} seeds a house` + (st.empty_capture ? ", empty capture" : "");
+  return name + (st.move_cap ? `, ends after ${st.move_cap} half-moves without a capture` : "");
 }
 
 // -------------------------------------------------------------- game view
@@ -781,7 +897,7 @@ function gameView(app, id, params) {
           board.setMarks({ playable: [], last: st.moves[i], toMove: null });
           const mv = st.moves[i];
           status.textContent = `${SIDE_NAME[sideOfPit(indexOf(mv))]} plays ${mv}` + (st.captures && st.captures[i] ? `, capturing ${st.captures[i]}` : "") + "…";
-          pos = await board.animateMove(pos, st.moves[i], st.captures ? st.captures[i] : null, st.rules);
+          pos = await board.animateMove(pos, st.moves[i], st.captures ? st.captures[i] : null, { rules: st.rules, empty: !!st.empty_capture });
         }
         if (pos && st.status === "over") await board.animateSweep(pos, st);
       });
@@ -823,20 +939,26 @@ function gameView(app, id, params) {
       status.dataset.over = "1";
     } else {
       const s = st.to_move;
-      let t = `${SIDE_NAME[s]} to move (${playerLabel(st, s)})`;
-      if (myTurn(st)) t = seat === "both" ? `${SIDE_NAME[s]} to move: your move` : `Your move (${SIDE_NAME[s]})`;
+      // Mancala: the last move ended in the mover's store, who moves again.
+      const again = !!st.moves_again;
+      let t = again ? `Another go: ${SIDE_NAME[s]} moves again (${playerLabel(st, s)})` : `${SIDE_NAME[s]} to move (${playerLabel(st, s)})`;
+      if (myTurn(st)) {
+        if (again) t = seat === "both" ? `Another go: ${SIDE_NAME[s]} moves again, your move` : `Another go: your move again (${SIDE_NAME[s]})`;
+        else t = seat === "both" ? `${SIDE_NAME[s]} to move: your move` : `Your move (${SIDE_NAME[s]})`;
+      }
       if (st.thinking) t += " — the engine is thinking…";
       status.textContent = t;
       status.dataset.over = "0";
     }
     status.dataset.turn = st.to_move;
+    status.dataset.again = st.moves_again && st.status === "ongoing" ? "1" : "0";
 
     clear(players);
     for (const s of ["N", "S"]) {
-      players.append(h("span", { class: "player player-" + s + (st.status === "ongoing" && st.to_move === s ? " active" : "") }, h("b", null, SIDE_NAME[s] + ": "), playerLabel(st, s), ` · ${st.stores[s === "S" ? 0 : 1]} captured`));
+      const kept = st.rules === "mancala" ? "in store" : "captured";
+      players.append(h("span", { class: "player player-" + s + (st.status === "ongoing" && st.to_move === s ? " active" : "") }, h("b", null, SIDE_NAME[s] + ": "), playerLabel(st, s), ` · ${st.stores[s === "S" ? 0 : 1]} ${kept}`));
     }
-    const rulesName = (RULES.find(([r]) => r === st.rules) || [st.rules, st.rules])[1];
-    players.append(h("span", { class: "player rules" }, rulesName + (st.move_cap ? `, ends after ${st.move_cap} half-moves without a capture` : "")));
+    players.append(h("span", { class: "player rules", id: "rules-name" }, rulesText(st)));
     if (!mySides().length) players.append(h("span", { class: "player rules", id: "watching" }, "You are watching"));
 
     renderControls(st);
@@ -907,27 +1029,16 @@ function gameView(app, id, params) {
 
   function renderMoves(st) {
     clear(moves);
-    const startSide = (parsePosition(st.start) || { toMove: "S" }).toMove;
-    let li = null;
-    let num = 0;
-    st.moves.forEach((m, i) => {
-      const side = i === 0 ? startSide : sideOfPit(indexOf(st.moves[i - 1])) === "S" ? "N" : "S";
+    fillMoveList(moves, st.moves, st.another_go, (m, i, again) => {
       const cap = st.captures && st.captures[i] ? `+${st.captures[i]}` : "";
-      const mv = h("a", { class: "mv" + (i === st.ply - 1 ? " last" : ""), href: analyzeHash(st.start, st.moves, st.rules, i + 1), title: "Analyze from here" }, m + cap);
-      if (side === "S" || !li) {
-        num += 1;
-        li = h("li", { value: String(num) });
-        moves.append(li);
-        if (side === "N") li.append(h("span", { class: "mv empty" }, "…"));
-      }
-      li.append(mv);
-      if (side === "N") li = null;
+      const label = `${m}${cap ? `, captures ${st.captures[i]}` : ""}${again ? ", another go" : ""}`;
+      return h("a", { class: "mv" + (i === st.ply - 1 ? " last" : "") + (again ? " again" : ""), href: analyzeHash(st.start, st.moves, st.rules, i + 1, st.empty_capture), title: again ? "Another go. Analyze from here" : "Analyze from here", "aria-label": label }, m + cap);
     });
     if (!st.moves.length) moves.append(h("li", { class: "empty" }, "No moves yet."));
     clear(tools);
     tools.append(
       h("a", { class: "button", id: "ogn-download", href: `/api/ogn/${encodeURIComponent(st.id)}`, download: `oware-${st.id}.ogn` }, "Download OGN"),
-      h("a", { class: "button", id: "analyze-game", href: analyzeHash(st.start, st.moves, st.rules) }, "Analyze"),
+      h("a", { class: "button", id: "analyze-game", href: analyzeHash(st.start, st.moves, st.rules, undefined, st.empty_capture) }, "Analyze"),
     );
   }
 
@@ -1100,11 +1211,13 @@ function gameView(app, id, params) {
 // ---------------------------------------------------------- analysis view
 
 function analyzeView(app, params) {
-  let start = params.get("position") || START;
-  if (!parsePosition(start)) start = START;
-  let moves = (params.get("moves") || "").replace(/[^A-Fa-f]/g, "").split("").filter(Boolean);
   let rules = params.get("rules") || "abapa";
   if (!RULES.some(([r]) => r === rules)) rules = "abapa";
+  // Mancala's empty capture.
+  let empty = rules === "mancala" && params.get("empty") === "1";
+  let start = params.get("position") || startOf(rules);
+  if (!parsePosition(start)) start = startOf(rules);
+  let moves = (params.get("moves") || "").replace(/[^A-Fa-f]/g, "").split("").filter(Boolean);
   let cursor = params.has("at") ? Math.max(0, Math.min(moves.length, parseInt(params.get("at"), 10) || 0)) : moves.length;
   // The server shares this time among the legal moves.
   let movetime = parseInt(store.get("oware.movetime") || "1000", 10) || 1000;
@@ -1119,6 +1232,9 @@ function analyzeView(app, params) {
   const posOut = h("input", { type: "text", id: "position", readonly: true, "aria-label": "Position string" });
   const paste = h("input", { type: "text", id: "paste", placeholder: START, autocomplete: "off", spellcheck: "false", "aria-label": "Paste a position string" });
   const rulesSel = select("an-rules", RULES, rules);
+  const emptyBox = h("input", { type: "checkbox", id: "an-empty", checked: empty });
+  const emptyField = h("div", { class: "field check" }, emptyBox, h("label", { for: "an-empty" }, "Empty capture (Mancala)"));
+  emptyField.hidden = rules !== "mancala";
   const timeSel = select(
     "movetime",
     [300, 1000, 2000, 5000].map((t) => [String(t), `${t / 1000} s in all`]),
@@ -1150,10 +1266,10 @@ function analyzeView(app, params) {
       h("button", { type: "button", "aria-label": `${label}: one less`, onclick: () => bump(input, -1) }, "−"),
     );
   const bump = (input, d) => {
-    input.value = String(Math.max(0, Math.min(48, (parseInt(input.value, 10) || 0) + d)));
+    input.value = String(Math.max(0, Math.min(maxSeeds(rules), (parseInt(input.value, 10) || 0) + d)));
   };
-  for (let i = 0; i < 12; i++) edIn[i] = h("input", { type: "number", min: "0", max: "48", inputmode: "numeric", id: "ed-" + letterOf(i), "aria-label": `pit ${letterOf(i)}` });
-  for (let s = 0; s < 2; s++) edStores[s] = h("input", { type: "number", min: "0", max: "48", inputmode: "numeric", id: "ed-store-" + "SN"[s], "aria-label": `${SIDE_NAME["SN"[s]]}'s store` });
+  for (let i = 0; i < 12; i++) edIn[i] = h("input", { type: "number", min: "0", max: "84", inputmode: "numeric", id: "ed-" + letterOf(i), "aria-label": `pit ${letterOf(i)}` });
+  for (let s = 0; s < 2; s++) edStores[s] = h("input", { type: "number", min: "0", max: "84", inputmode: "numeric", id: "ed-store-" + "SN"[s], "aria-label": `${SIDE_NAME["SN"[s]]}'s store` });
   const edSide = select("ed-side", [["S", "South to move"], ["N", "North to move"]], "S");
   const edRowN = h("div", { class: "ed-row" });
   const edRowS = h("div", { class: "ed-row" });
@@ -1171,7 +1287,7 @@ function analyzeView(app, params) {
         setStart(p);
       } }, "Set this position"),
       h("button", { type: "button", id: "ed-empty", onclick: () => { for (const x of [...edIn, ...edStores]) x.value = "0"; } }, "Empty the board"),
-      h("button", { type: "button", id: "ed-start", onclick: () => setStart(START) }, "Start position"),
+      h("button", { type: "button", id: "ed-start", onclick: () => setStart(startOf(rules)) }, "Start position"),
     ),
   );
 
@@ -1188,7 +1304,7 @@ function analyzeView(app, params) {
         nav,
         msg,
         h("div", { class: "under" }, animationToggle()),
-        h("section", { class: "panel" }, h("h2", null, "Engine"), h("p", { class: "hint" }, "Scores in seeds for the side to move; a win or loss is proven, in so many plies. Click a move to play it."), evalBox, h("div", { class: "tablewrap" }, h("table", { class: "analysis" }, h("thead", null, h("tr", null, h("th", { scope: "col" }, "Move"), h("th", { scope: "col" }, "Score"), h("th", { scope: "col" }, "Depth"), h("th", { scope: "col" }, "Tables"), h("th", { scope: "col" }, "Principal variation"))), table)), h("div", { class: "grid" }, field("Rules", rulesSel), field("Time", timeSel))),
+        h("section", { class: "panel" }, h("h2", null, "Engine"), h("p", { class: "hint" }, "Scores in seeds for the side to move; a win or loss is proven, in so many plies. Click a move to play it."), evalBox, h("div", { class: "tablewrap" }, h("table", { class: "analysis" }, h("thead", null, h("tr", null, h("th", { scope: "col" }, "Move"), h("th", { scope: "col" }, "Score"), h("th", { scope: "col" }, "Depth"), h("th", { scope: "col" }, "Tables"), h("th", { scope: "col" }, "Principal variation"))), table)), h("div", { class: "grid" }, field("Rules", rulesSel), emptyField, field("Time", timeSel))),
       ),
       h(
         "aside",
@@ -1213,6 +1329,12 @@ function analyzeView(app, params) {
 
   rulesSel.addEventListener("change", () => {
     rules = rulesSel.value;
+    emptyField.hidden = rules !== "mancala";
+    empty = rules === "mancala" && emptyBox.checked;
+    refresh();
+  });
+  emptyBox.addEventListener("change", () => {
+    empty = rules === "mancala" && emptyBox.checked;
     refresh();
   });
   timeSel.addEventListener("change", () => {
@@ -1231,7 +1353,7 @@ function analyzeView(app, params) {
   }
 
   function syncUrl() {
-    const hash = analyzeHash(start, moves, rules, cursor);
+    const hash = analyzeHash(start, moves, rules, cursor, empty);
     if (location.hash !== hash) history.replaceState(null, "", hash);
   }
 
@@ -1258,21 +1380,11 @@ function analyzeView(app, params) {
 
   function renderMoves() {
     clear(moveList);
-    const startSide = (parsePosition(start) || { toMove: "S" }).toMove;
-    let li = null;
-    let num = 0;
-    moves.forEach((m, i) => {
-      const side = i === 0 ? startSide : sideOfPit(indexOf(moves[i - 1])) === "S" ? "N" : "S";
-      const b = h("button", { type: "button", class: "mv" + (i === cursor - 1 ? " last" : ""), "aria-current": i === cursor - 1 ? "step" : null, onclick: () => goto(i + 1) }, m);
-      if (side === "S" || !li) {
-        num += 1;
-        li = h("li", { value: String(num) });
-        moveList.append(li);
-        if (side === "N") li.append(h("span", { class: "mv empty" }, "…"));
-      }
-      li.append(b);
-      if (side === "N") li = null;
-    });
+    // A move followed by one of the same side gave another go (Mancala).
+    const goes = moves.map((m, i) => i + 1 < moves.length && sideOfPit(indexOf(moves[i + 1])) === sideOfPit(indexOf(m)));
+    fillMoveList(moveList, moves, goes, (m, i, again) =>
+      h("button", { type: "button", class: "mv" + (i === cursor - 1 ? " last" : "") + (again ? " again" : ""), "aria-current": i === cursor - 1 ? "step" : null, "aria-label": again ? `${m}, another go` : null, onclick: () => goto(i + 1) }, m),
+    );
     if (!moves.length) moveList.append(h("li", { class: "empty" }, "No moves: click a pit to play one."));
   }
 
@@ -1291,7 +1403,9 @@ function analyzeView(app, params) {
     clear(evalBox);
     evalBox.append(h("p", { class: "note" }, "The engine is thinking…"));
     board.el.dataset.busy = "1";
-    const req = api("POST", "/api/analyze", { position: start, moves: moves.slice(0, cursor).join("") || null, rules, movetime });
+    const body = { position: start, moves: moves.slice(0, cursor).join("") || null, rules, movetime };
+    if (rules === "mancala") body.empty_capture = empty;
+    const req = api("POST", "/api/analyze", body);
     queue = queue.then(async () => {
       let res;
       try {
@@ -1309,7 +1423,7 @@ function analyzeView(app, params) {
       const before = shown;
       if (animMove && before && !skipAnimations()) {
         board.setMarks({ playable: [], last: animMove, toMove: null });
-        await board.run(() => board.animateMove({ pits: before.pits, stores: before.stores }, animMove, null, rules));
+        await board.run(() => board.animateMove({ pits: before.pits, stores: before.stores }, animMove, null, { rules, empty }));
       }
       if (my !== seq || destroyed) return;
       render(res, pos);
@@ -1326,7 +1440,8 @@ function analyzeView(app, params) {
     board.el.dataset.busy = "0";
     posOut.value = res.position;
     fillEditor(pos);
-    status.textContent = legal.length ? `${SIDE_NAME[pos.toMove]} to move` + (moves.length ? `, after move ${cursor} of ${moves.length}.` : ".") : `No legal move: the game is over (${pos.stores[0]}–${pos.stores[1]}).`;
+    const again = legal.length && cursor > 0 && sideOfPit(indexOf(moves[cursor - 1])) === pos.toMove;
+    status.textContent = legal.length ? (again ? `Another go: ${SIDE_NAME[pos.toMove]} moves again` : `${SIDE_NAME[pos.toMove]} to move`) + (moves.length ? `, after move ${cursor} of ${moves.length}.` : ".") : `No legal move: the game is over (${pos.stores[0]}–${pos.stores[1]}).`;
     const tb = res.tables || null;
     const tbMoves = {};
     if (tb && Array.isArray(tb.moves)) for (const m of tb.moves) tbMoves[m.move] = m;
@@ -1335,6 +1450,8 @@ function analyzeView(app, params) {
     if (best) evalBox.append(h("p", null, h("b", null, "Best: "), `${best.move}, ${formatScore(best)} for ${SIDE_NAME[pos.toMove]}`, ` (depth ${best.depth})`));
     if (tb) {
       evalBox.append(h("p", { class: "verdict", id: "verdict" }, h("b", null, "Tables: "), `${verdictText(tb)} for ${SIDE_NAME[pos.toMove]} — ${tableValue(tb)}` + (tb.seeds != null ? ` of ${tb.seeds} seeds` : "") + (tb.exact ? ", exact" : "")));
+    } else if (res.tables_note) {
+      evalBox.append(h("p", { class: "note", id: "tables-note" }, "Tables: " + res.tables_note + "."));
     } else {
       evalBox.append(h("p", { class: "note" }, "No table covers this position."));
     }
