@@ -117,17 +117,6 @@ impl RulesArgs {
             }
         }
     }
-
-    /// The Oware rules these options describe; mancala is refused by the
-    /// commands that do not play it yet.
-    pub fn rules(&self) -> Result<Rules> {
-        match self.choice()? {
-            Choice::Oware(rules) => Ok(rules),
-            Choice::Mancala(_) => {
-                bail!("this command does not play mancala yet (show, perft and the search do)")
-            }
-        }
-    }
 }
 
 /// A position string, or the start for `startpos` or nothing.
