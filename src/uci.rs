@@ -13,6 +13,7 @@ pub mod go;
 mod info;
 pub mod lines;
 mod play;
+mod tables;
 
 use std::io::{BufReader, Read, Write};
 use std::path::PathBuf;
@@ -22,7 +23,7 @@ use std::sync::mpsc::{SyncSender, sync_channel};
 use std::sync::{Arc, Condvar, Mutex};
 use std::time::Instant;
 
-use crate::mancala::{MancalaRules, MancalaTables, START_SEEDS};
+use crate::mancala::{MancalaRules, START_SEEDS};
 use crate::search::{EvalParams, Limits};
 use crate::tb::Tablebase;
 use crate::{RuleSet, Rules};
@@ -172,7 +173,13 @@ impl<W: Write + Send + 'static> Session<W> {
         let rules = match self.play.rules() {
             GameRules::Oware(rules) => rules,
             GameRules::Mancala(rules) => {
-                let tables = self.mancala_tables(rules, &mut notes);
+                let tables = tables::mancala(
+                    &self.options.table_path,
+                    self.options.table_asked,
+                    self.options.use_leaves,
+                    rules,
+                    &mut notes,
+                );
                 self.play.set_mancala_tables(tables);
                 self.pending
                     .extend(notes.into_iter().map(|n| format!("info string {n}")));
@@ -207,47 +214,6 @@ impl<W: Write + Send + 'static> Session<W> {
         self.play.set_tables(tables);
         self.pending
             .extend(notes.into_iter().map(|n| format!("info string {n}")));
-    }
-
-    /// Mancala's tables for `rules` from the option `TablePath` (its
-    /// `mancala` subfolder when it has one), unless `UseLeaves` is off;
-    /// what was found goes to `notes`.
-    fn mancala_tables(
-        &self,
-        rules: MancalaRules,
-        notes: &mut Vec<String>,
-    ) -> Option<Arc<MancalaTables>> {
-        let path = crate::mancala::tables::search_folder(
-            &self.options.table_path,
-            self.options.table_asked,
-        );
-        if !self.options.use_leaves {
-            notes.push("tables: none (UseLeaves is off)".to_string());
-            return None;
-        }
-        if !self.options.table_asked && !path.is_dir() {
-            notes.push(format!("tables: none ({} not found)", path.display()));
-            return None;
-        }
-        let limit = crate::tb::SEARCH_LEVEL_LIMIT as usize;
-        match MancalaTables::open_for_search(&path, rules, limit) {
-            Ok(tables) => {
-                for rejected in tables.rejected() {
-                    notes.push(format!("table left closed: {rejected}"));
-                }
-                if tables.levels().present().is_empty() {
-                    let why = crate::mancala::tables::none_found(&path, rules);
-                    notes.push(format!("tables: none ({why})"));
-                    return None;
-                }
-                notes.push(format!("tables: {}", tables.describe()));
-                Some(Arc::new(tables))
-            }
-            Err(e) => {
-                notes.push(format!("tables not used: {e}"));
-                None
-            }
-        }
     }
 
     /// Says what waits to be said (see [`Session::new`]).

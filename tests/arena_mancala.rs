@@ -61,7 +61,11 @@ fn replay_all(dir: &Path, records: &[String], flags: &[&str]) {
 fn check_counts(v: &serde_json::Value, games: u64) {
     let count = |k: &str| v[k].as_u64().unwrap();
     assert_eq!(count("games"), games, "{v}");
-    assert_eq!(count("wins") + count("draws") + count("losses"), games, "{v}");
+    assert_eq!(
+        count("wins") + count("draws") + count("losses"),
+        games,
+        "{v}"
+    );
     let score = (count("wins") as f64 + count("draws") as f64 / 2.0) / games as f64;
     assert!((v["score"].as_f64().unwrap() - score).abs() < 1e-9, "{v}");
 }
@@ -95,9 +99,7 @@ fn the_built_in_engine_against_our_uci_engine() {
     // Another go: some game has a side moving twice in a row.
     let twice = records.iter().any(|r| {
         let rec = GameRecord::parse(r).unwrap();
-        rec.moves
-            .windows(2)
-            .any(|w| w[0].side() == w[1].side())
+        rec.moves.windows(2).any(|w| w[0].side() == w[1].side())
     });
     assert!(twice, "no another go in {records:?}");
     replay_all(dir.path(), &records, &[]);
@@ -136,7 +138,11 @@ fn an_engine_not_started_for_mancala_is_set_to_its_rules() {
         assert!(r.contains("[EmptyCapture \"Yes\"]"), "{r}");
         assert!(r.contains("[FEN \"4-4-4-4-4-4-4-4-4-4-4-4-0-0-S\"]"), "{r}");
     }
-    replay_all(dir.path(), &records, &["--empty-capture", "--start-seeds", "4"]);
+    replay_all(
+        dir.path(),
+        &records,
+        &["--empty-capture", "--start-seeds", "4"],
+    );
 }
 
 /// A fake engine: a shell script answering the handshake and `go` with
@@ -269,7 +275,14 @@ fn bad_input_is_one_line_and_exit_2() {
     let dir = tempfile::tempdir().unwrap();
     let plain = script(dir.path(), "plain", "echo 'bestmove A'");
     fails(
-        &["match", "self", &plain, "--rules", "mancala", "--empty-capture"],
+        &[
+            "match",
+            "self",
+            &plain,
+            "--rules",
+            "mancala",
+            "--empty-capture",
+        ],
         "has no option EmptyCapture",
     );
     fails(
@@ -277,7 +290,13 @@ fn bad_input_is_one_line_and_exit_2() {
         "the weights file is Oware's",
     );
     fails(
-        &["match", "self", "self:db=/nonexistent", "--rules", "mancala"],
+        &[
+            "match",
+            "self",
+            "self:db=/nonexistent",
+            "--rules",
+            "mancala",
+        ],
         "not found",
     );
     let empty = tempfile::tempdir().unwrap();
@@ -310,9 +329,24 @@ fn bad_input_is_one_line_and_exit_2() {
         "line 1",
     );
     fails(
-        &["match", "self", "self", "--rules", "mancala", "--no-repetition"],
+        &[
+            "match",
+            "self",
+            "self",
+            "--rules",
+            "mancala",
+            "--no-repetition",
+        ],
         "do not apply to mancala",
     );
-    let out = oware(&["match", "self", "self", "--rules", "mancala", "--start-seeds", "6"]);
+    let out = oware(&[
+        "match",
+        "self",
+        "self",
+        "--rules",
+        "mancala",
+        "--start-seeds",
+        "6",
+    ]);
     assert_eq!(out.status.code(), Some(2));
 }

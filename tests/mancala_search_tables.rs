@@ -129,9 +129,16 @@ fn the_tables_give_the_exact_values_of_the_search_without_them() {
             assert_eq!(margin(&without), exact, "{pos} without tables");
             assert_eq!(margin(&with), exact, "{pos} with tables");
             assert_eq!(margin(&ignored), exact, "{pos} with the other tables");
-            assert_eq!(ignored.last.tb_hits, 0, "{pos}: the other convention probed");
+            assert_eq!(
+                ignored.last.tb_hits, 0,
+                "{pos}: the other convention probed"
+            );
             let best = with.best.unwrap();
-            assert_eq!(child_value(&pos, best, &mut memo), exact, "{pos} plays {best}");
+            assert_eq!(
+                child_value(&pos, best, &mut memo),
+                exact,
+                "{pos} plays {best}"
+            );
             hits += usize::from(with.last.tb_hits > 0);
         }
         assert!(hits >= 10, "only {hits} searches probed the tables");
@@ -191,9 +198,21 @@ fn the_command_line_reports_and_uses_the_tables() {
     let out = oware(&[
         "analyze", "--rules", "mancala", pos, "--depth", "60", "--db", db, "--json",
     ]);
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     let out = oware(&[
-        "bench", "--rules", "mancala", "--depth", "4", "--db", db, "--tb-limit", "6",
+        "bench",
+        "--rules",
+        "mancala",
+        "--depth",
+        "4",
+        "--db",
+        db,
+        "--tb-limit",
+        "6",
     ]);
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(out.status.success(), "{err}");
@@ -205,9 +224,14 @@ fn missing_and_foreign_tables_are_one_line_errors() {
     let (standard, empty) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
     build(standard.path(), false);
     build(empty.path(), true);
-    let (standard, empty) = (standard.path().to_str().unwrap(), empty.path().to_str().unwrap());
+    let (standard, empty) = (
+        standard.path().to_str().unwrap(),
+        empty.path().to_str().unwrap(),
+    );
     fails(
-        &["bestmove", "--rules", "mancala", "--db", empty, "--depth", "2"],
+        &[
+            "bestmove", "--rules", "mancala", "--db", empty, "--depth", "2",
+        ],
         "no Mancala tables of the standard convention (it holds empty-capture ones",
     );
     fails(
@@ -248,7 +272,10 @@ fn the_uci_engine_probes_the_tables_of_its_table_path() {
     build(empty.path(), true);
     let pos = "position fen 2-1-0-0-1-0-1-0-2-0-0-1-10-12-N".to_string();
     let go = ["go depth 40", "wait"];
-    let mut script = vec!["setoption name UseLeaves value false".to_string(), pos.clone()];
+    let mut script = vec![
+        "setoption name UseLeaves value false".to_string(),
+        pos.clone(),
+    ];
     script.extend(go.map(String::from));
     script.push(format!(
         "setoption name TablePath value {}",
@@ -281,7 +308,10 @@ fn the_uci_engine_probes_the_tables_of_its_table_path() {
         })
         .collect();
     assert_eq!(searches.len(), 4, "{out:?}");
-    assert!(out.iter().any(|l| l.contains("tables: levels 0..8 of mancala from")));
+    assert!(
+        out.iter()
+            .any(|l| l.contains("tables: levels 0..8 of mancala from"))
+    );
     assert!(
         out.iter()
             .any(|l| l.contains("no Mancala tables of the empty-capture convention")),

@@ -30,11 +30,15 @@ impl<P: Copy + PartialEq + fmt::Display> Opening<P> {
 
     /// The game after the opening under `rules`, if the moves are legal and
     /// the game is not over.
-    pub fn game<G: ArenaGame<Position = P>>(&self, rules: G::MatchRules) -> Result<G::Game, String> {
+    pub fn game<G: ArenaGame<Position = P>>(
+        &self,
+        rules: G::MatchRules,
+    ) -> Result<G::Game, String> {
         let start = self.position.unwrap_or_else(|| G::start(rules));
         let mut game = G::new_game(start, rules);
         for (i, &mv) in self.moves.iter().enumerate() {
-            G::play_move(&mut game, mv).map_err(|e| format!("move {} ({mv}) cannot be played: {e}", i + 1))?;
+            G::play_move(&mut game, mv)
+                .map_err(|e| format!("move {} ({mv}) cannot be played: {e}", i + 1))?;
         }
         if let Some((_, reason)) = G::ending(&game) {
             return Err(format!("the game is over ({reason})"));
@@ -44,7 +48,10 @@ impl<P: Copy + PartialEq + fmt::Display> Opening<P> {
 
     /// Parses one line for games of `G` under `rules`: a position string, a
     /// move list from the start, or a position string followed by moves.
-    pub fn parse<G: ArenaGame<Position = P>>(line: &str, rules: G::MatchRules) -> Result<Opening<P>, String> {
+    pub fn parse<G: ArenaGame<Position = P>>(
+        line: &str,
+        rules: G::MatchRules,
+    ) -> Result<Opening<P>, String> {
         let line = line.trim();
         let mut words = line.split_whitespace();
         let first = words.next().ok_or("empty opening")?;
@@ -213,7 +220,11 @@ pub fn every_opening<G: ArenaGame>(
     for _ in 0..plies {
         let mut longer = Vec::new();
         for line in &lines {
-            let Ok(game) = Opening::<G::Position> { position: None, moves: Vec::clone(line) }.game::<G>(rules) else {
+            let Ok(game) = Opening::<G::Position> {
+                position: None,
+                moves: Vec::clone(line),
+            }
+            .game::<G>(rules) else {
                 continue;
             };
             for mv in G::legal(&game) {
@@ -228,7 +239,10 @@ pub fn every_opening<G: ArenaGame>(
     let all: Vec<(Opening<G::Position>, G::Game)> = lines
         .into_iter()
         .filter_map(|moves| {
-            let opening = Opening { position: None, moves };
+            let opening = Opening {
+                position: None,
+                moves,
+            };
             let game = opening.game::<G>(rules).ok()?;
             Some((opening, game))
         })

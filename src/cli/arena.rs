@@ -13,9 +13,7 @@ use indicatif::{ProgressBar, ProgressStyle};
 
 use oware::arena::engine::{TimeControl, parse_spec_for, parse_tc};
 use oware::arena::game::ArenaGame;
-use oware::arena::openings::{
-    Opening, every_opening, parse_openings_for, random_openings_for,
-};
+use oware::arena::openings::{Opening, every_opening, parse_openings_for, random_openings_for};
 use oware::arena::record::{RecordInfo, record};
 use oware::arena::referee::GameSettings;
 use oware::arena::runner::{MatchConfig, run_match};

@@ -230,7 +230,10 @@ pub fn engine_with<G: SearchGame>(
 /// hold tables of the game's capture convention (its `mancala` subfolder
 /// is read when it has one); the default `databases/mancala` is used when
 /// it exists. Says on standard error which levels are in use.
-pub fn mancala_tables(args: &EngineArgs, rules: MancalaRules) -> Result<Option<Arc<MancalaTables>>> {
+pub fn mancala_tables(
+    args: &EngineArgs,
+    rules: MancalaRules,
+) -> Result<Option<Arc<MancalaTables>>> {
     if args.no_db {
         return Ok(None);
     }

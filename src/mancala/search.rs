@@ -218,11 +218,7 @@ impl SearchGame for Mancala {
     /// Mancala's proven scores hold their margin, so this is only asked by
     /// a caller of its own: the line played out from `game`, to its end or
     /// to a position whose exact value the tables hold.
-    fn line_margin(
-        game: &MancalaGame,
-        pv: &[Move],
-        tables: Option<&MancalaTables>,
-    ) -> Option<i32> {
+    fn line_margin(game: &MancalaGame, pv: &[Move], tables: Option<&MancalaTables>) -> Option<i32> {
         let root = game.position().side_to_move();
         let mut line = game.clone();
         for &mv in pv {
