@@ -13,6 +13,7 @@ pub mod go;
 mod info;
 pub mod lines;
 mod play;
+mod tables;
 
 use std::io::{BufReader, Read, Write};
 use std::path::PathBuf;
@@ -22,7 +23,7 @@ use std::sync::mpsc::{SyncSender, sync_channel};
 use std::sync::{Arc, Condvar, Mutex};
 use std::time::Instant;
 
-use crate::mancala::START_SEEDS;
+use crate::mancala::{MancalaRules, START_SEEDS};
 use crate::search::{EvalParams, Limits};
 use crate::tb::Tablebase;
 use crate::{RuleSet, Rules};
@@ -49,6 +50,8 @@ struct Options {
     book_file: Option<PathBuf>,
     /// `StartSeeds`: Mancala's seeds a house at the start.
     start_seeds: u8,
+    /// `EmptyCapture`: Mancala's capture convention.
+    empty_capture: bool,
     /// `EvalFile`: Oware's evaluation weights, and the file they came from
     /// (`None`: the built-in ones).
     eval: EvalParams,
@@ -130,9 +133,10 @@ impl<W: Write + Send + 'static> Session<W> {
                 book: None,
                 book_file: None,
                 start_seeds: match rules {
-                    GameRules::Mancala(seeds) => seeds,
+                    GameRules::Mancala(rules) => rules.start_seeds,
                     GameRules::Oware(_) => 3,
                 },
+                empty_capture: matches!(rules, GameRules::Mancala(r) if r.empty_capture),
                 eval: EvalParams::DEFAULT,
                 eval_file: None,
             },
@@ -166,10 +170,21 @@ impl<W: Write + Send + 'static> Session<W> {
         self.halt();
         let path = &self.options.table_path;
         let mut notes = Vec::new();
-        let GameRules::Oware(rules) = self.play.rules() else {
-            self.pending
-                .push("info string tables: none (mancala has no endgame tables yet)".to_string());
-            return;
+        let rules = match self.play.rules() {
+            GameRules::Oware(rules) => rules,
+            GameRules::Mancala(rules) => {
+                let tables = tables::mancala(
+                    &self.options.table_path,
+                    self.options.table_asked,
+                    self.options.use_leaves,
+                    rules,
+                    &mut notes,
+                );
+                self.play.set_mancala_tables(tables);
+                self.pending
+                    .extend(notes.into_iter().map(|n| format!("info string {n}")));
+                return;
+            }
         };
         let tables = if !self.options.use_leaves {
             notes.push("tables: none (UseLeaves is off)".to_string());
@@ -265,6 +280,10 @@ impl<W: Write + Send + 'static> Session<W> {
                     self.options.start_seeds
                 ));
                 self.say(&format!(
+                    "option name EmptyCapture type check default {}",
+                    self.options.empty_capture
+                ));
+                self.say(&format!(
                     "option name TablePath type string default {}",
                     self.options.table_path.display()
                 ));
@@ -353,24 +372,40 @@ impl<W: Write + Send + 'static> Session<W> {
             }
             "rules" => match value.parse::<RuleSet>() {
                 Ok(RuleSet::Oware(variant)) => self.set_rules(GameRules::Oware(Rules::of(variant))),
-                Ok(RuleSet::Mancala) => self.set_rules(GameRules::Mancala(self.options.start_seeds)),
+                Ok(RuleSet::Mancala) => self.set_rules(GameRules::Mancala(self.mancala_rules())),
                 Err(e) => self.say(&format!("info string bad Rules value '{value}': {e}")),
             },
             "startseeds" => match value.parse::<u8>() {
                 Ok(seeds) if START_SEEDS.contains(&seeds) => {
                     self.options.start_seeds = seeds;
-                    if let GameRules::Mancala(old) = self.play.rules()
-                        && old != seeds
-                    {
-                        self.set_rules(GameRules::Mancala(seeds));
-                    }
+                    self.mancala_changed();
                 }
                 _ => self.say(&format!(
                     "info string bad StartSeeds value '{value}': mancala starts with 3, 4, 5 or 7 seeds a house"
                 )),
             },
+            "emptycapture" => {
+                self.options.empty_capture = value.eq_ignore_ascii_case("true");
+                self.mancala_changed();
+            }
             "evalfile" => self.set_eval_file(&value),
             _ => self.say(&format!("info string unknown option '{name}'")),
+        }
+    }
+
+    /// Mancala's rules as the options `StartSeeds` and `EmptyCapture` say.
+    fn mancala_rules(&self) -> MancalaRules {
+        MancalaRules::new(self.options.start_seeds, self.options.empty_capture)
+    }
+
+    /// After `StartSeeds` or `EmptyCapture`: a session playing Mancala
+    /// under other rules starts again under the new ones.
+    fn mancala_changed(&mut self) {
+        let rules = self.mancala_rules();
+        if let GameRules::Mancala(old) = self.play.rules()
+            && old != rules
+        {
+            self.set_rules(GameRules::Mancala(rules));
         }
     }
 

@@ -75,8 +75,16 @@ fn start_seeds_are_checked() {
     );
     common::fails(&["show", "--start-seeds", "3"], "Oware starts with 4");
     common::fails(
-        &["match", "self", "self", "--rules", "mancala"],
-        "does not play mancala yet",
+        &[
+            "match",
+            "self",
+            "self",
+            "--rules",
+            "mancala",
+            "--start-seeds",
+            "6",
+        ],
+        "3, 4, 5 or 7",
     );
     let v: serde_json::Value = serde_json::from_str(&common::stdout(&[
         "show",

@@ -131,7 +131,7 @@ fn bad_input_is_refused_on_one_line() {
         ),
         (
             vec!["bestmove", "--rules", "mancala", "--db", "databases"],
-            "mancala has no endgame tables",
+            "no Mancala tables of the standard convention",
         ),
         (
             vec!["bestmove", "--rules", "mancala", "--book", "book.owb"],

@@ -2,16 +2,16 @@
 //! threads, tables, techniques switched, evaluation weights, time factor).
 
 use super::engine::{Fault, MoveRequest, Player, PlayerFactory, TimeControl};
-use crate::search::{Clock, Engine, EvalParams, Features, Limits};
-use crate::tb::Tablebase;
-use crate::{Game, Move, Variant};
+use super::game::ArenaGame;
+use crate::search::{Clock, Engine, Features, Limits, Oware, SearchGame};
+use crate::{Move, Variant};
 use std::fmt;
 use std::path::PathBuf;
 use std::sync::Arc;
 
-/// The options of the built-in engine.
-#[derive(Clone)]
-pub struct SelfOptions {
+/// The options of the built-in engine for the game `G` (Oware unless
+/// said).
+pub struct SelfOptions<G: SearchGame = Oware> {
     /// Display name.
     pub name: String,
     /// Hash MiB.
@@ -19,26 +19,40 @@ pub struct SelfOptions {
     /// Search threads.
     pub threads: usize,
     /// Tables.
-    pub tables: Option<Arc<Tablebase>>,
+    pub tables: Option<Arc<G::Tables>>,
     /// Techniques.
     pub features: Features,
     /// Evaluation weights.
-    pub params: EvalParams,
+    pub params: G::Params,
     /// Scales the time (movetime) or nodes per move this engine is given:
     /// 2 thinks twice as long as its opponent (a clock is not scaled).
     pub time_factor: f64,
+    /// Search every move to this depth, whatever the match's time
+    /// control.
+    pub depth: Option<u32>,
 }
 
-impl fmt::Debug for SelfOptions {
+impl<G: SearchGame> Clone for SelfOptions<G> {
+    fn clone(&self) -> SelfOptions<G> {
+        SelfOptions {
+            name: self.name.clone(),
+            tables: self.tables.clone(),
+            ..*self
+        }
+    }
+}
+
+impl<G: SearchGame> fmt::Debug for SelfOptions<G> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("SelfOptions")
             .field("name", &self.name)
             .field("hash", &self.hash)
             .field("threads", &self.threads)
-            .field("tables", &self.tables.as_ref().map(|t| t.describe()))
+            .field("tables", &self.tables.is_some())
             .field("features", &self.features)
             .field("params", &self.params)
             .field("time_factor", &self.time_factor)
+            .field("depth", &self.depth)
             .finish()
     }
 }
@@ -65,21 +79,33 @@ fn number<T: std::str::FromStr>(
 }
 
 /// Parses the options of `self:key=value,…` (the part after `self:`) for
-/// games under `variant`: hash, threads, db, tb-limit, reductions,
+/// Oware games under `variant` (see [`parse_self_for`]).
+pub fn parse_self(options: &str, variant: Variant) -> Result<SelfOptions, String> {
+    parse_self_for::<Oware>(options, crate::Rules::of(variant))
+}
+
+/// Parses the options of `self:key=value,…` (the part after `self:`) for
+/// games of `G` under `rules`: hash, threads, db, tb-limit, reductions,
 /// capture-search (on, off or a number of plies), defer (the helper threads'
 /// scheme), eval (a file of weights), time (a factor on the time or nodes a
-/// move), name.
-pub fn parse_self(options: &str, variant: Variant) -> Result<SelfOptions, String> {
-    let mut o = SelfOptions {
+/// move), depth (every move searched to this depth, whatever the time
+/// control), name.
+pub fn parse_self_for<G: ArenaGame>(
+    options: &str,
+    rules: G::MatchRules,
+) -> Result<SelfOptions<G>, String> {
+    let mut o = SelfOptions::<G> {
         name: String::new(),
         hash: 16,
         threads: 1,
         tables: None,
         features: Features::DEFAULT,
-        params: EvalParams::DEFAULT,
+        params: G::PARAMS,
         time_factor: 1.0,
+        depth: None,
     };
     let mut db: Option<PathBuf> = None;
+    let mut eval: Option<PathBuf> = None;
     let mut tb_limit = crate::tb::SEARCH_LEVEL_LIMIT as usize;
     let mut names = Vec::new();
     for item in options.split(',').map(str::trim).filter(|s| !s.is_empty()) {
@@ -93,6 +119,7 @@ pub fn parse_self(options: &str, variant: Variant) -> Result<SelfOptions, String
             "threads" => o.threads = number(key, value, |&x: &usize| (1..=256).contains(&x))?,
             "db" => db = Some(PathBuf::from(value)),
             "tb-limit" => tb_limit = number(key, value, |&x: &usize| x <= 48)?,
+            "depth" => o.depth = Some(number(key, value, |&x: &u32| (1..=127).contains(&x))?),
             "reductions" => o.features.reductions = on_off(key, value)?,
             "defer" => o.features.defer = on_off(key, value)?,
             "time" => {
@@ -107,13 +134,10 @@ pub fn parse_self(options: &str, variant: Variant) -> Result<SelfOptions, String
                     Err(_) => number(key, value, |&x: &i32| (0..=32).contains(&x))?,
                 }
             }
-            "eval" => {
-                o.params =
-                    EvalParams::load(std::path::Path::new(value)).map_err(|e| e.to_string())?;
-            }
+            "eval" => eval = Some(PathBuf::from(value)),
             _ => {
                 return Err(format!(
-                    "unknown engine option `{key}` (hash, threads, db, tb-limit, reductions, capture-search, defer, eval, time, name)"
+                    "unknown engine option `{key}` (hash, threads, db, tb-limit, depth, reductions, capture-search, defer, eval, time, name)"
                 ));
             }
         }
@@ -121,14 +145,7 @@ pub fn parse_self(options: &str, variant: Variant) -> Result<SelfOptions, String
             names.push(item.to_string());
         }
     }
-    if let Some(dir) = db {
-        if !dir.is_dir() {
-            return Err(format!("table folder {} not found", dir.display()));
-        }
-        let tables = Tablebase::open_for_search(&dir, variant, tb_limit)
-            .map_err(|e| format!("cannot open the tables in {}: {e}", dir.display()))?;
-        o.tables = tables.complete_up_to().map(|_| Arc::new(tables));
-    }
+    (o.tables, o.params) = G::engine_setup(rules, db.as_deref(), tb_limit, eval.as_deref())?;
     if o.name.is_empty() {
         o.name = if names.is_empty() {
             "self".to_string()
@@ -140,15 +157,16 @@ pub fn parse_self(options: &str, variant: Variant) -> Result<SelfOptions, String
 }
 
 /// The built-in engine.
-pub struct BuiltIn {
+pub struct BuiltIn<G: SearchGame = Oware> {
     name: String,
-    engine: Engine,
+    engine: Engine<G>,
     time_factor: f64,
+    depth: Option<u32>,
 }
 
-impl BuiltIn {
+impl<G: SearchGame> BuiltIn<G> {
     /// An engine with these options.
-    pub fn new(o: &SelfOptions) -> BuiltIn {
+    pub fn new(o: &SelfOptions<G>) -> BuiltIn<G> {
         let mut engine = Engine::new(o.hash, o.threads, o.tables.clone());
         engine.features = o.features;
         engine.params = o.params;
@@ -156,11 +174,12 @@ impl BuiltIn {
             name: o.name.clone(),
             engine,
             time_factor: o.time_factor,
+            depth: o.depth,
         }
     }
 }
 
-impl Player for BuiltIn {
+impl<G: ArenaGame> Player<G> for BuiltIn<G> {
     fn name(&self) -> &str {
         &self.name
     }
@@ -170,16 +189,17 @@ impl Player for BuiltIn {
         Ok(())
     }
 
-    fn choose(&mut self, game: &Game, request: &MoveRequest) -> Result<Move, Fault> {
+    fn choose(&mut self, game: &G::Game, request: &MoveRequest) -> Result<Move, Fault> {
         let mut limits = Limits::default();
         match request.tc {
+            _ if self.depth.is_some() => limits.depth = self.depth,
             TimeControl::MoveTime(t) => limits.movetime = Some(t.mul_f64(self.time_factor)),
             TimeControl::Depth(d) => limits.depth = Some(d),
             TimeControl::Nodes(n) => {
                 limits.nodes = Some(((n as f64 * self.time_factor) as u64).max(1))
             }
             TimeControl::Clock { .. } => {
-                let me = game.position().side_to_move();
+                let me = G::side_to_move(G::current(game));
                 limits.clock = Some(Clock {
                     time_left: request.time_left[me.index()],
                     increment: request.increment,
@@ -197,12 +217,12 @@ impl Player for BuiltIn {
     }
 }
 
-impl PlayerFactory for SelfOptions {
+impl<G: ArenaGame> PlayerFactory<G> for SelfOptions<G> {
     fn name(&self) -> &str {
         &self.name
     }
 
-    fn make(&self) -> Result<Box<dyn Player>, String> {
+    fn make(&self) -> Result<Box<dyn Player<G>>, String> {
         Ok(Box::new(BuiltIn::new(self)))
     }
 }

@@ -7,7 +7,9 @@ use std::fmt;
 use std::sync::Arc;
 use std::time::Duration;
 
-use crate::{Game, Move, Variant};
+use super::game::ArenaGame;
+use crate::search::Oware;
+use crate::{Move, Variant};
 
 /// How long each move may take.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -113,42 +115,55 @@ impl Fault {
     }
 }
 
-/// A player of a match.
-pub trait Player: Send {
+/// A player of a match of the game `G` (Oware unless said).
+pub trait Player<G: ArenaGame = Oware>: Send {
     /// The name shown in the summary and the record.
     fn name(&self) -> &str;
     /// Gets ready for a new game (restarting a broken engine).
     fn new_game(&mut self) -> Result<(), Fault>;
     /// The move to play in `game` (legality is the referee's business,
-    /// except that the answer must name a pit).
-    fn choose(&mut self, game: &Game, request: &MoveRequest) -> Result<Move, Fault>;
+    /// except that the answer must name a pit). After another go the same
+    /// side is asked again.
+    fn choose(&mut self, game: &G::Game, request: &MoveRequest) -> Result<Move, Fault>;
     /// Told that its answer lost the game (an illegal move, time out): an
     /// external engine is ended and a new one started for the next game.
     fn faulted(&mut self) {}
 }
 
 /// A way to make players: the parsed and checked engine specification.
-pub trait PlayerFactory: Send + Sync {
+pub trait PlayerFactory<G: ArenaGame = Oware>: Send + Sync {
     /// The display name.
     fn name(&self) -> &str;
     /// A fresh player.
-    fn make(&self) -> Result<Box<dyn Player>, String>;
+    fn make(&self) -> Result<Box<dyn Player<G>>, String>;
 }
 
 pub use super::builtin::*;
 pub use super::uci_player::*;
 
-/// An engine specification: `self`, `self:key=value,…` or `uci:COMMAND`.
+/// An Oware engine specification: `self`, `self:key=value,…` or
+/// `uci:COMMAND`.
 pub fn parse_spec(text: &str, variant: Variant) -> Result<Arc<dyn PlayerFactory>, String> {
+    parse_spec_for::<Oware>(text, crate::Rules::of(variant))
+}
+
+/// An engine specification for games of `G` under `rules`: `self`,
+/// `self:key=value,…` or `uci:COMMAND` (an external engine is set to
+/// `rules` before each game, see [`ArenaGame::uci_settings`]).
+pub fn parse_spec_for<G: ArenaGame>(
+    text: &str,
+    rules: G::MatchRules,
+) -> Result<Arc<dyn PlayerFactory<G>>, String> {
     let text = text.trim();
     if text == "self" {
-        return Ok(Arc::new(parse_self("", variant)?));
+        return Ok(Arc::new(parse_self_for::<G>("", rules)?));
     }
     if let Some(options) = text.strip_prefix("self:") {
-        return Ok(Arc::new(parse_self(options, variant)?));
+        return Ok(Arc::new(parse_self_for::<G>(options, rules)?));
     }
     if let Some(command) = text.strip_prefix("uci:") {
-        return Ok(Arc::new(UciSpec::parse(command)?.check()?));
+        let spec = UciSpec::parse(command)?.with_settings(G::uci_settings(rules));
+        return Ok(Arc::new(spec.check()?));
     }
     Err(format!(
         "bad engine `{text}` (expected self, self:key=value,… or uci:COMMAND)"
@@ -158,7 +173,7 @@ pub fn parse_spec(text: &str, variant: Variant) -> Result<Arc<dyn PlayerFactory>
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::Position;
+    use crate::{Game, Position};
 
     #[test]
     fn self_options() {
@@ -195,9 +210,9 @@ mod tests {
         assert!(split_command("  ").is_err());
         assert!(split_command("'a").is_err());
         let mut game = Game::new(Position::START, crate::Rules::ABAPA);
-        assert_eq!(position_command(&game), "position startpos");
+        assert_eq!(Oware::position_command(&game), "position startpos");
         game.play(Move::from_letter('F').unwrap()).unwrap();
-        assert_eq!(position_command(&game), "position startpos moves F");
+        assert_eq!(Oware::position_command(&game), "position startpos moves F");
         let r = MoveRequest {
             tc: parse_tc("1+0.1").unwrap(),
             time_left: [Duration::from_millis(900), Duration::from_secs(1)],

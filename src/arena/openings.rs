@@ -1,89 +1,113 @@
 //! Openings: read from a file (position strings or move lists, one a line,
-//! `#` comments) or made at random and kept when a shallow search scores
-//! them near level. Each opening is played twice, colours swapped.
+//! `#` comments), made at random, or every line of a few plies, kept when a
+//! shallow search scores them near level. Each opening is played twice,
+//! colours swapped.
 
 use std::fmt;
 
-use crate::search::{Engine, Limits};
-use crate::{Game, Move, Position, Rules, format_moves, parse_moves};
+use super::game::ArenaGame;
+use crate::search::{Engine, Limits, Oware, SearchGame};
+use crate::{Move, Position, format_moves, parse_moves};
 
-/// A start for a game: a position and moves played from it.
+/// A start for a game: a position (`None`: the start of the match's rules)
+/// and moves played from it.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Opening {
-    /// The position.
-    pub position: Position,
+pub struct Opening<P = Position> {
+    /// The position (`None`: the rules' start).
+    pub position: Option<P>,
     /// The moves from it.
     pub moves: Vec<Move>,
 }
 
-impl Opening {
-    /// The standard start.
-    pub fn start() -> Opening {
+impl<P: Copy + PartialEq + fmt::Display> Opening<P> {
+    /// The start of the match's rules.
+    pub fn start() -> Opening<P> {
         Opening {
-            position: Position::START,
+            position: None,
             moves: Vec::new(),
         }
     }
 
     /// The game after the opening under `rules`, if the moves are legal and
     /// the game is not over.
-    pub fn game(&self, rules: Rules) -> Result<Game, String> {
-        let mut game = Game::new(self.position, rules);
+    pub fn game<G: ArenaGame<Position = P>>(
+        &self,
+        rules: G::MatchRules,
+    ) -> Result<G::Game, String> {
+        let start = self.position.unwrap_or_else(|| G::start(rules));
+        let mut game = G::new_game(start, rules);
         for (i, &mv) in self.moves.iter().enumerate() {
-            game.play(mv)
+            G::play_move(&mut game, mv)
                 .map_err(|e| format!("move {} ({mv}) cannot be played: {e}", i + 1))?;
         }
-        if let Some(outcome) = game.outcome() {
-            return Err(format!("the game is over ({})", outcome.reason.name()));
+        if let Some((_, reason)) = G::ending(&game) {
+            return Err(format!("the game is over ({reason})"));
         }
         Ok(game)
     }
 
-    /// Parses one line: a position string, a move list from the start, or a
-    /// position string followed by moves.
-    pub fn parse(line: &str) -> Result<Opening, String> {
+    /// Parses one line for games of `G` under `rules`: a position string, a
+    /// move list from the start, or a position string followed by moves.
+    pub fn parse<G: ArenaGame<Position = P>>(
+        line: &str,
+        rules: G::MatchRules,
+    ) -> Result<Opening<P>, String> {
         let line = line.trim();
         let mut words = line.split_whitespace();
         let first = words.next().ok_or("empty opening")?;
-        if let Ok(position) = first.parse::<Position>() {
+        if first.contains('-') {
+            let position = G::parse_position(first, rules)
+                .map_err(|e| format!("bad position `{first}`: {e}"))?;
             let rest: String = words.collect();
             let moves = parse_moves(&rest).map_err(|e| format!("bad moves `{rest}`: {e}"))?;
-            return Ok(Opening { position, moves });
-        }
-        if first.contains('-') {
-            return Err(format!("bad position `{first}`"));
+            return Ok(Opening {
+                position: Some(position),
+                moves,
+            });
         }
         let moves = parse_moves(line).map_err(|e| format!("bad opening `{line}`: {e}"))?;
         Ok(Opening {
-            position: Position::START,
+            position: None,
             moves,
         })
     }
 }
 
-/// The line format: the position string (when not the start) and the moves.
-impl fmt::Display for Opening {
+/// The line format: the position string (when not the rules' start) and
+/// the moves.
+impl<P: fmt::Display> fmt::Display for Opening<P> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match (self.position == Position::START, self.moves.is_empty()) {
-            (true, true) => write!(f, "{}", self.position),
-            (true, false) => write!(f, "{}", format_moves(&self.moves)),
-            (false, true) => write!(f, "{}", self.position),
-            (false, false) => write!(f, "{} {}", self.position, format_moves(&self.moves)),
+        match (&self.position, self.moves.is_empty()) {
+            (None, true) => f.write_str("start"),
+            (None, false) => write!(f, "{}", format_moves(&self.moves)),
+            (Some(p), true) => write!(f, "{p}"),
+            (Some(p), false) => write!(f, "{p} {}", format_moves(&self.moves)),
         }
     }
 }
 
-/// Reads the openings of a file's text, checking each under `rules`.
-pub fn parse_openings(text: &str, rules: Rules) -> Result<Vec<Opening>, String> {
+/// Reads the openings of a file's text, checking each under Oware's
+/// `rules` (see [`parse_openings_for`]).
+pub fn parse_openings(text: &str, rules: crate::Rules) -> Result<Vec<Opening>, String> {
+    parse_openings_for::<Oware>(text, rules)
+}
+
+/// Reads the openings of a file's text, checking each as a game of `G`
+/// under `rules`.
+pub fn parse_openings_for<G: ArenaGame>(
+    text: &str,
+    rules: G::MatchRules,
+) -> Result<Vec<Opening<G::Position>>, String> {
     let mut out = Vec::new();
     for (i, line) in text.lines().enumerate() {
         let line = line.split('#').next().unwrap_or("").trim();
         if line.is_empty() {
             continue;
         }
-        let opening = Opening::parse(line).map_err(|e| format!("line {}: {e}", i + 1))?;
+        let opening =
+            Opening::parse::<G>(line, rules).map_err(|e| format!("line {}: {e}", i + 1))?;
         opening
-            .game(rules)
+            .game::<G>(rules)
             .map_err(|e| format!("line {}: {e}", i + 1))?;
         out.push(opening);
     }
@@ -127,42 +151,50 @@ pub fn random_openings(
     plies: usize,
     depth: u32,
     margin: i32,
-    rules: Rules,
+    rules: crate::Rules,
     seed: u64,
 ) -> Vec<Opening> {
+    random_openings_for::<Oware>(count, plies, depth, margin, rules, seed)
+}
+
+/// [`random_openings`] for games of `G` under `rules`.
+pub fn random_openings_for<G: ArenaGame>(
+    count: usize,
+    plies: usize,
+    depth: u32,
+    margin: i32,
+    rules: G::MatchRules,
+    seed: u64,
+) -> Vec<Opening<G::Position>> {
     let mut rng = Rng::new(seed);
-    let engine: Engine = Engine::new(4, 1, None);
-    let mut out: Vec<Opening> = Vec::new();
+    let engine = Engine::<G>::new(4, 1, None);
+    let mut out: Vec<Opening<G::Position>> = Vec::new();
     let mut last = None;
     let mut tries = 0;
     while out.len() < count && tries < 50 * count.max(1) {
         tries += 1;
-        let mut game = Game::new(Position::START, rules);
+        let mut game = G::new_game(G::start(rules), rules);
         let mut moves = Vec::new();
-        while moves.len() < plies && game.outcome().is_none() {
-            let legal = game.legal_moves();
+        while moves.len() < plies && G::ending(&game).is_none() {
+            let legal = G::legal(&game);
             let mv = legal[rng.below(legal.len())];
-            if game.play(mv).is_err() {
+            if G::play_move(&mut game, mv).is_err() {
                 break;
             }
             moves.push(mv);
         }
-        if game.outcome().is_some() {
+        if G::ending(&game).is_some() {
             continue;
         }
         let opening = Opening {
-            position: Position::START,
+            position: None,
             moves,
         };
         if out.contains(&opening) {
             continue;
         }
-        engine.clear();
-        let Ok(result) = engine.search(&game, &Limits::depth(depth), |_| {}) else {
-            continue;
-        };
         last = Some(opening.clone());
-        if result.last.score.abs() <= margin {
+        if level(&engine, &game, depth, margin) {
             out.push(opening);
         }
     }
@@ -175,21 +207,84 @@ pub fn random_openings(
     out
 }
 
+/// Every line of `plies` moves from the start of `rules` (in move order),
+/// kept when a search of `depth` scores it within `margin` centiseeds of
+/// level; all of them when none is.
+pub fn every_opening<G: ArenaGame>(
+    plies: usize,
+    depth: u32,
+    margin: i32,
+    rules: G::MatchRules,
+) -> Vec<Opening<G::Position>> {
+    let mut lines = vec![Vec::new()];
+    for _ in 0..plies {
+        let mut longer = Vec::new();
+        for line in &lines {
+            let Ok(game) = Opening::<G::Position> {
+                position: None,
+                moves: Vec::clone(line),
+            }
+            .game::<G>(rules) else {
+                continue;
+            };
+            for mv in G::legal(&game) {
+                let mut next = Vec::clone(line);
+                next.push(mv);
+                longer.push(next);
+            }
+        }
+        lines = longer;
+    }
+    let engine = Engine::<G>::new(4, 1, None);
+    let all: Vec<(Opening<G::Position>, G::Game)> = lines
+        .into_iter()
+        .filter_map(|moves| {
+            let opening = Opening {
+                position: None,
+                moves,
+            };
+            let game = opening.game::<G>(rules).ok()?;
+            Some((opening, game))
+        })
+        .collect();
+    let kept: Vec<Opening<G::Position>> = all
+        .iter()
+        .filter(|(_, game)| level(&engine, game, depth, margin))
+        .map(|(o, _)| o.clone())
+        .collect();
+    if kept.is_empty() {
+        all.into_iter().map(|(o, _)| o).collect()
+    } else {
+        kept
+    }
+}
+
+/// Whether a search of `game` to `depth` scores it within `margin`
+/// centiseeds of level.
+fn level<G: SearchGame>(engine: &Engine<G>, game: &G::Game, depth: u32, margin: i32) -> bool {
+    engine.clear();
+    engine
+        .search(game, &Limits::depth(depth), |_| {})
+        .is_ok_and(|r| r.last.score.abs() <= margin)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::Rules;
 
     #[test]
     fn lines_parse() {
-        let o = Opening::parse("FfBe").unwrap();
+        let parse = |line| Opening::parse::<Oware>(line, Rules::ABAPA);
+        let o = parse("FfBe").unwrap();
         assert_eq!(o.moves.len(), 4);
         assert_eq!(o.to_string(), "FfBe");
-        let o = Opening::parse("4-4-4-4-4-0-5-5-5-5-4-4-0-0-N").unwrap();
+        let o = parse("4-4-4-4-4-0-5-5-5-5-4-4-0-0-N").unwrap();
         assert!(o.moves.is_empty());
-        let o = Opening::parse("4-4-4-4-4-0-5-5-5-5-4-4-0-0-N a").unwrap();
+        let o = parse("4-4-4-4-4-0-5-5-5-5-4-4-0-0-N a").unwrap();
         assert_eq!(o.to_string(), "4-4-4-4-4-0-5-5-5-5-4-4-0-0-N a");
-        assert!(Opening::parse("1-2-3").is_err());
-        assert!(Opening::parse("xyz").is_err());
+        assert!(parse("1-2-3").is_err());
+        assert!(parse("xyz").is_err());
         let text = "# comment\nFf\n\nAa # two moves\n";
         assert_eq!(parse_openings(text, Rules::ABAPA).unwrap().len(), 2);
         assert!(parse_openings("FF", Rules::ABAPA).is_err());
@@ -202,7 +297,7 @@ mod tests {
         assert_eq!(list.len(), 3);
         for o in &list {
             assert_eq!(o.moves.len(), 4);
-            o.game(Rules::ABAPA).unwrap();
+            o.game::<Oware>(Rules::ABAPA).unwrap();
         }
     }
 }

@@ -2,6 +2,7 @@
 
 use std::time::Duration;
 
+use super::game::ArenaGame;
 use super::referee::PlayedGame;
 use crate::Side;
 use crate::ogn::GameRecord;
@@ -25,8 +26,9 @@ pub struct RecordInfo<'a> {
 /// The OGN record of `played`: the game with the tags Event, Round, South,
 /// North, TimeControl, Termination, Winner (South, North or draw; the
 /// Result tag gives the stores), and with a clock the time left of each side
-/// at the end and the margin.
-pub fn record(played: &PlayedGame, info: &RecordInfo<'_>) -> GameRecord {
+/// at the end and the margin; the game's own tags besides (Mancala's
+/// `Variant` and `EmptyCapture`).
+pub fn record<G: ArenaGame>(played: &PlayedGame<G>, info: &RecordInfo<'_>) -> GameRecord {
     let round = info.round.to_string();
     let termination = played.termination.tag();
     let winner = match played.winner {
@@ -52,11 +54,11 @@ pub fn record(played: &PlayedGame, info: &RecordInfo<'_>) -> GameRecord {
         tags.push(("ClockMargin", secs(margin)));
     }
     let borrowed: Vec<(&str, &str)> = tags.iter().map(|(k, v)| (*k, v.as_str())).collect();
-    let mut rec = GameRecord::from_game(&played.game, &borrowed);
+    let mut rec = G::record(&played.game, &borrowed);
     // An adjudicated or forfeited game is over although the rules did not
     // end it: the Result tag gives the stores then too.
-    if played.game.outcome().is_none() {
-        let [south, north] = played.game.position().stores();
+    if G::ending(&played.game).is_none() {
+        let [south, north] = G::stores(&played.game);
         for (k, v) in &mut rec.tags {
             if k == "Result" {
                 *v = format!("{south}-{north}");

@@ -1,21 +1,20 @@
-//! Playing one game between two players: the clocks, the rules of our
-//! [`Game`], and adjudication by the tables and by a ply cap.
+//! Playing one game between two players: the clocks, the game's own rules
+//! (see [`ArenaGame`]), and adjudication by the tables and by a ply cap.
 
 use std::fmt;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use super::engine::{Fault, MoveRequest, Player, TimeControl};
-use crate::tb::Tablebase;
-use crate::tb::board::relative;
-use crate::tb::probe::{Verdict, board_value};
-use crate::{EndReason, Game, Rules, Side};
+use super::game::ArenaGame;
+use crate::Side;
+use crate::search::Oware;
+use crate::tb::probe::Verdict;
 
-/// How the games are played.
-#[derive(Clone)]
-pub struct GameSettings {
+/// How the games of `G` (Oware unless said) are played.
+pub struct GameSettings<G: ArenaGame = Oware> {
     /// The rules (with the ending options).
-    pub rules: Rules,
+    pub rules: G::MatchRules,
     /// The time control.
     pub tc: TimeControl,
     /// With a clock: how far past its time an engine may answer and still
@@ -29,13 +28,22 @@ pub struct GameSettings {
     /// End a game after this many plies, by the stores.
     pub max_plies: Option<usize>,
     /// Adjudicate positions whose table entry is exact.
-    pub tables: Option<Arc<Tablebase>>,
+    pub tables: Option<Arc<G::Tables>>,
 }
 
-impl GameSettings {
+impl<G: ArenaGame> Clone for GameSettings<G> {
+    fn clone(&self) -> GameSettings<G> {
+        GameSettings {
+            tables: self.tables.clone(),
+            ..*self
+        }
+    }
+}
+
+impl<G: ArenaGame> GameSettings<G> {
     /// Settings with no adjudication, margins of 1 s (hang) and 50 ms
     /// (clock), 60 s for untimed moves.
-    pub fn new(rules: Rules, tc: TimeControl) -> GameSettings {
+    pub fn new(rules: G::MatchRules, tc: TimeControl) -> GameSettings<G> {
         GameSettings {
             rules,
             tc,
@@ -51,8 +59,8 @@ impl GameSettings {
 /// Why a game ended.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Termination {
-    /// By the rules.
-    Rules(EndReason),
+    /// By the rules, for the reason of this name.
+    Rules(&'static str),
     /// The tables' exact verdict, at this many seeds on the board.
     Tables(Verdict, u8),
     /// The ply cap: decided by the stores.
@@ -74,7 +82,7 @@ impl Termination {
     /// The short tag: normal, adjudication, time forfeit, rules infraction.
     pub fn tag(&self) -> String {
         match self {
-            Termination::Rules(reason) => format!("normal ({})", reason.name()),
+            Termination::Rules(reason) => format!("normal ({reason})"),
             Termination::Tables(v, seeds) => {
                 format!("adjudication: tables, {} at {seeds} seeds", v.describe())
             }
@@ -103,11 +111,11 @@ impl fmt::Display for Termination {
     }
 }
 
-/// A finished game.
+/// A finished game of `G` (Oware unless said).
 #[derive(Clone, Debug)]
-pub struct PlayedGame {
+pub struct PlayedGame<G: ArenaGame = Oware> {
     /// The moves (the opening's included).
-    pub game: Game,
+    pub game: G::Game,
     /// The winner, `None` for a draw.
     pub winner: Option<Side>,
     /// Why it ended.
@@ -116,8 +124,8 @@ pub struct PlayedGame {
     pub time_left: Option<[Duration; 2]>,
 }
 
-fn by_stores(game: &Game) -> Option<Side> {
-    let [south, north] = game.position().stores();
+fn by_stores<G: ArenaGame>(game: &G::Game) -> Option<Side> {
+    let [south, north] = G::stores(game);
     match south.cmp(&north) {
         std::cmp::Ordering::Greater => Some(Side::South),
         std::cmp::Ordering::Less => Some(Side::North),
@@ -125,49 +133,30 @@ fn by_stores(game: &Game) -> Option<Side> {
     }
 }
 
-/// The tables' verdict on the position of `game`, if its entry is exact.
-fn table_verdict(tables: &Tablebase, game: &Game) -> Option<(Verdict, u8)> {
-    let pos = game.position();
-    let seeds = pos.seeds_on_board() as u8;
-    // The tables assume the default ending rules of their variant.
-    if *game.rules() != Rules::of(tables.variant()) || !tables.has_level(seeds as usize) {
-        return None;
-    }
-    let value = board_value(tables, &relative(pos), seeds as usize).ok()?;
-    let me = pos.side_to_move();
-    let verdict = Verdict::of(
-        tables.variant(),
-        value,
-        seeds,
-        pos.store(me),
-        pos.store(me.opponent()),
-    );
-    (verdict != Verdict::DependsOnHistory).then_some((verdict, seeds))
-}
-
 /// Plays `start` (a game in progress: the opening) to the end, `south` and
 /// `north` choosing the moves. Every failure of a player ends the game as a
-/// loss for it (and the player is told, to restart).
-pub fn play_game(
-    south: &mut dyn Player,
-    north: &mut dyn Player,
-    start: Game,
-    settings: &GameSettings,
-) -> PlayedGame {
+/// loss for it (and the player is told, to restart). The side to move is
+/// asked for each move, so after another go the same player moves again.
+pub fn play_game<G: ArenaGame>(
+    south: &mut dyn Player<G>,
+    north: &mut dyn Player<G>,
+    start: G::Game,
+    settings: &GameSettings<G>,
+) -> PlayedGame<G> {
     let mut game = start;
     let clock = match settings.tc {
         TimeControl::Clock { base, increment } => Some((base, increment)),
         _ => None,
     };
     let mut time_left = [clock.map_or(Duration::ZERO, |c| c.0); 2];
-    let finish = |game: Game, winner, termination, time_left: [Duration; 2]| PlayedGame {
+    let finish = |game: G::Game, winner, termination, time_left: [Duration; 2]| PlayedGame {
         game,
         winner,
         termination,
         time_left: clock.map(|_| time_left),
     };
     for side in Side::ALL {
-        let player: &mut dyn Player = match side {
+        let player: &mut dyn Player<G> = match side {
             Side::South => &mut *south,
             Side::North => &mut *north,
         };
@@ -182,14 +171,14 @@ pub fn play_game(
         }
     }
     loop {
-        if let Some(outcome) = game.outcome() {
-            let termination = Termination::Rules(outcome.reason);
-            return finish(game, outcome.winner, termination, time_left);
+        if let Some((winner, reason)) = G::ending(&game) {
+            let termination = Termination::Rules(reason);
+            return finish(game, winner, termination, time_left);
         }
         if let Some(tables) = &settings.tables
-            && let Some((verdict, seeds)) = table_verdict(tables, &game)
+            && let Some((verdict, seeds)) = G::adjudicate(&game, tables)
         {
-            let me = game.position().side_to_move();
+            let me = G::side_to_move(G::current(&game));
             let winner = match verdict {
                 Verdict::ForcedWin => Some(me),
                 Verdict::ForcedLoss => Some(me.opponent()),
@@ -198,13 +187,13 @@ pub fn play_game(
             return finish(game, winner, Termination::Tables(verdict, seeds), time_left);
         }
         if let Some(cap) = settings.max_plies
-            && game.moves().len() >= cap
+            && G::moves(&game).len() >= cap
         {
-            let winner = by_stores(&game);
+            let winner = by_stores::<G>(&game);
             return finish(game, winner, Termination::MaxPlies(cap), time_left);
         }
-        let me = game.position().side_to_move();
-        let player: &mut dyn Player = match me {
+        let me = G::side_to_move(G::current(&game));
+        let player: &mut dyn Player<G> = match me {
             Side::South => &mut *south,
             Side::North => &mut *north,
         };
@@ -252,7 +241,7 @@ pub fn play_game(
             }
             time_left[me.index()] = left.saturating_sub(used) + increment;
         }
-        if mv.side() != me || game.play(mv).is_err() {
+        if mv.side() != me || G::play_move(&mut game, mv).is_err() {
             player.faulted();
             let termination = Termination::Fault(me, Fault::Illegal(mv.to_string()));
             return finish(game, Some(me.opponent()), termination, time_left);

@@ -10,23 +10,24 @@ use std::time::Instant;
 use serde_json::{Value, json};
 
 use super::engine::{Player, PlayerFactory};
+use super::game::ArenaGame;
 use super::openings::Opening;
 use super::referee::{GameSettings, PlayedGame, Termination, play_game};
 use super::series::{Format, GameResult, Series, SeriesOutcome};
 use super::stats::{Pentanomial, Sprt, SprtVerdict, Wdl};
 use crate::Side;
+use crate::search::Oware;
 
-/// What to play.
-#[derive(Clone)]
-pub struct MatchConfig {
+/// What to play: a match of `G` (Oware unless said).
+pub struct MatchConfig<G: ArenaGame = Oware> {
     /// The first engine (A): the statistics are from its side.
-    pub a: Arc<dyn PlayerFactory>,
+    pub a: Arc<dyn PlayerFactory<G>>,
     /// The second engine (B).
-    pub b: Arc<dyn PlayerFactory>,
+    pub b: Arc<dyn PlayerFactory<G>>,
     /// How each game is played.
-    pub settings: GameSettings,
+    pub settings: GameSettings<G>,
     /// The openings, used in turn (at least one).
-    pub openings: Vec<Opening>,
+    pub openings: Vec<Opening<G::Position>>,
     /// The most games to play (pairs: games / 2, at least one pair).
     pub games: u32,
     /// Games at once.
@@ -44,13 +45,13 @@ pub struct MatchConfig {
 
 /// One finished game, as the runner reports it.
 #[derive(Clone, Debug)]
-pub struct GameReport {
+pub struct GameReport<G: ArenaGame = Oware> {
     /// Its number in the match (1, 2, …, in the order games finished).
     pub number: u64,
     /// The side engine A played.
     pub a_side: Side,
     /// The game.
-    pub played: PlayedGame,
+    pub played: PlayedGame<G>,
     /// The result from A's side.
     pub result: GameResult,
     /// The series it belongs to (series mode), numbered from 1.
@@ -212,21 +213,21 @@ fn finite(x: f64) -> Value {
 
 /// A message from a worker.
 #[allow(clippy::large_enum_variant)]
-enum Message {
+enum Message<G: ArenaGame> {
     Game {
         /// The pair or series index.
         unit: u32,
         /// The game's index in its unit.
         index: u32,
         a_side: Side,
-        played: PlayedGame,
+        played: PlayedGame<G>,
         /// The series, once decided.
         decided: Option<Series>,
     },
     Error(String),
 }
 
-fn result_for_a(played: &PlayedGame, a_side: Side) -> GameResult {
+fn result_for_a<G: ArenaGame>(played: &PlayedGame<G>, a_side: Side) -> GameResult {
     match played.winner {
         None => GameResult::Draw,
         Some(s) if s == a_side => GameResult::Win,
@@ -235,14 +236,14 @@ fn result_for_a(played: &PlayedGame, a_side: Side) -> GameResult {
 }
 
 /// Plays one game, A on `a_side`.
-fn one_game(
-    a: &mut dyn Player,
-    b: &mut dyn Player,
-    opening: &Opening,
+fn one_game<G: ArenaGame>(
+    a: &mut dyn Player<G>,
+    b: &mut dyn Player<G>,
+    opening: &Opening<G::Position>,
     a_side: Side,
-    settings: &GameSettings,
-) -> Result<PlayedGame, String> {
-    let start = opening.game(settings.rules)?;
+    settings: &GameSettings<G>,
+) -> Result<PlayedGame<G>, String> {
+    let start = opening.game::<G>(settings.rules)?;
     Ok(match a_side {
         Side::South => play_game(a, b, start, settings),
         Side::North => play_game(b, a, start, settings),
@@ -251,9 +252,9 @@ fn one_game(
 
 /// Runs the match, calling `on_game` after each game with its report and the
 /// summary so far. Returns the final summary.
-pub fn run_match(
-    config: &MatchConfig,
-    mut on_game: impl FnMut(&GameReport, &MatchSummary),
+pub fn run_match<G: ArenaGame>(
+    config: &MatchConfig<G>,
+    mut on_game: impl FnMut(&GameReport<G>, &MatchSummary),
 ) -> Result<MatchSummary, String> {
     if config.openings.is_empty() {
         return Err("no openings".into());
@@ -271,7 +272,7 @@ pub fn run_match(
     let stop = AtomicBool::new(false);
     let next_unit = AtomicU32::new(0);
     let games_started = AtomicU32::new(0);
-    let (tx, rx) = channel::<Message>();
+    let (tx, rx) = channel::<Message<G>>();
     let mut error = None;
     std::thread::scope(|scope| {
         for _ in 0..config.concurrency.max(1) {

@@ -4,7 +4,8 @@
 //! fault that loses the game, and the engine is started again.
 
 use super::engine::{Fault, MoveRequest, Player, PlayerFactory, TimeControl};
-use crate::{Game, Move, Position, Side, format_moves};
+use super::game::{ArenaGame, UciSetting};
+use crate::{Move, Side};
 use std::io::{BufRead, BufReader, Write};
 use std::process::{Child, ChildStdin, Command, Stdio};
 use std::sync::mpsc::{Receiver, RecvTimeoutError, channel};
@@ -58,6 +59,9 @@ pub struct UciSpec {
     pub name: String,
     /// How long the `uci` and `isready` handshakes may take.
     pub handshake: Duration,
+    /// The options the engine is set to after the `uci` handshake (those
+    /// it has; a required one it lacks is a fault).
+    pub settings: Vec<UciSetting>,
 }
 
 impl UciSpec {
@@ -67,7 +71,14 @@ impl UciSpec {
             command: split_command(command)?,
             name: command.trim().to_string(),
             handshake: Duration::from_secs(10),
+            settings: Vec::new(),
         })
+    }
+
+    /// The same engine, set to `settings` after each start.
+    pub fn with_settings(mut self, settings: Vec<UciSetting>) -> UciSpec {
+        self.settings = settings;
+        self
     }
 
     /// Starts the engine once to check it and learn its name.
@@ -80,12 +91,12 @@ impl UciSpec {
     }
 }
 
-impl PlayerFactory for UciSpec {
+impl<G: ArenaGame> PlayerFactory<G> for UciSpec {
     fn name(&self) -> &str {
         &self.name
     }
 
-    fn make(&self) -> Result<Box<dyn Player>, String> {
+    fn make(&self) -> Result<Box<dyn Player<G>>, String> {
         Ok(Box::new(UciPlayer {
             spec: self.clone(),
             engine: None,
@@ -147,13 +158,30 @@ impl UciEngine {
         };
         engine.send("uci")?;
         let deadline = Instant::now() + spec.handshake;
+        let mut options = Vec::new();
         loop {
             let line = engine.next_line(deadline, spec.handshake)?;
             if let Some(name) = line.strip_prefix("id name ") {
                 engine.id_name = Some(name.trim().to_string());
             }
+            if let Some(option) = option_name(&line) {
+                options.push(option.to_ascii_lowercase());
+            }
             if line == "uciok" {
                 break;
+            }
+        }
+        for setting in &spec.settings {
+            if options.contains(&setting.name.to_ascii_lowercase()) {
+                engine.send(&format!(
+                    "setoption name {} value {}",
+                    setting.name, setting.value
+                ))?;
+            } else if setting.required {
+                return Err(Fault::Crash(format!(
+                    "the engine has no option {}, which this match needs",
+                    setting.name
+                )));
             }
         }
         engine.ready(spec.handshake)?;
@@ -206,19 +234,11 @@ pub struct UciPlayer {
     engine: Option<UciEngine>,
 }
 
-/// The `position …` command for `game`: `startpos` or `fen` with the start,
-/// then every move.
-pub fn position_command(game: &Game) -> String {
-    let mut cmd = if *game.start() == Position::START {
-        "position startpos".to_string()
-    } else {
-        format!("position fen {}", game.start())
-    };
-    if !game.moves().is_empty() {
-        cmd.push_str(" moves ");
-        cmd.push_str(&format_moves(game.moves()));
-    }
-    cmd
+/// The name of the option an `option name NAME type …` line declares.
+fn option_name(line: &str) -> Option<&str> {
+    let rest = line.strip_prefix("option name ")?;
+    let end = rest.find(" type ").unwrap_or(rest.len());
+    Some(rest[..end].trim())
 }
 
 /// The `go …` command for a request.
@@ -240,14 +260,14 @@ pub fn go_command(request: &MoveRequest) -> String {
 }
 
 impl UciPlayer {
-    fn ask(&mut self, game: &Game, request: &MoveRequest) -> Result<Move, Fault> {
+    fn ask<G: ArenaGame>(&mut self, game: &G::Game, request: &MoveRequest) -> Result<Move, Fault> {
         if self.engine.is_none() {
             self.engine = Some(UciEngine::start(&self.spec)?);
         }
         let Some(engine) = self.engine.as_mut() else {
             return Err(Fault::Crash("not started".into()));
         };
-        engine.send(&position_command(game))?;
+        engine.send(&G::position_command(game))?;
         engine.send(&go_command(request))?;
         let deadline = Instant::now() + request.wait;
         loop {
@@ -266,7 +286,7 @@ impl UciPlayer {
     }
 }
 
-impl Player for UciPlayer {
+impl<G: ArenaGame> Player<G> for UciPlayer {
     fn name(&self) -> &str {
         &self.spec.name
     }
@@ -290,8 +310,8 @@ impl Player for UciPlayer {
         result
     }
 
-    fn choose(&mut self, game: &Game, request: &MoveRequest) -> Result<Move, Fault> {
-        let result = self.ask(game, request);
+    fn choose(&mut self, game: &G::Game, request: &MoveRequest) -> Result<Move, Fault> {
+        let result = self.ask::<G>(game, request);
         if result.is_err() {
             // Whatever it was doing, it starts afresh next game.
             self.engine = None;

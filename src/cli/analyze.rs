@@ -23,7 +23,7 @@ pub fn run(args: SearchArgs) -> Result<()> {
         }
         Choice::Mancala(rules) => {
             let game = mancala_game_from(position, moves, rules)?;
-            let engine = mancala_engine(&args.engine)?;
+            let engine = mancala_engine(&args.engine, rules)?;
             print::<Mancala>(&engine, &game, game.position(), &limits, args.json)
         }
     }

@@ -11,16 +11,19 @@ use anyhow::{Context, Result, anyhow, bail};
 use clap::Args;
 use indicatif::{ProgressBar, ProgressStyle};
 
-use oware::arena::engine::{TimeControl, parse_spec, parse_tc};
-use oware::arena::openings::{Opening, parse_openings, random_openings};
+use oware::arena::engine::{TimeControl, parse_spec_for, parse_tc};
+use oware::arena::game::ArenaGame;
+use oware::arena::openings::{Opening, every_opening, parse_openings_for, random_openings_for};
 use oware::arena::record::{RecordInfo, record};
 use oware::arena::referee::GameSettings;
 use oware::arena::runner::{MatchConfig, run_match};
 use oware::arena::series::Format;
 use oware::arena::stats::Sprt;
-use oware::tb;
+use oware::mancala::{self, Mancala, MancalaRules, MancalaTables};
+use oware::search::Oware;
+use oware::{Rules, tb};
 
-use super::common::RulesArgs;
+use super::common::{Choice, RulesArgs};
 use super::output;
 
 /// The openings shipped with the engine (`benches/openings.txt`).
@@ -30,7 +33,8 @@ const OPENINGS: &str = include_str!("../../benches/openings.txt");
 #[derive(Args)]
 pub struct MatchArgs {
     /// Engine A: `self`, `self:key=value,…` (hash, threads, db, tb-limit,
-    /// reductions, capture-search, defer, eval, time, name) or `uci:COMMAND`.
+    /// depth, reductions, capture-search, defer, eval, time, name) or
+    /// `uci:COMMAND`.
     a: String,
     /// Engine B, as A.
     b: String,
@@ -107,9 +111,67 @@ fn time_control(args: &MatchArgs) -> Result<TimeControl> {
     })
 }
 
+/// What `oware match` does differently for each game: its default
+/// openings and the tables its referee adjudicates with.
+trait MatchGame: ArenaGame {
+    /// The openings when none are given.
+    fn default_openings(rules: Self::MatchRules) -> Result<Vec<Opening<Self::Position>>>;
+    /// The tables of `--db DIR` for adjudication.
+    fn referee_tables(dir: &std::path::Path, rules: Self::MatchRules) -> Result<Self::Tables>;
+}
+
+impl MatchGame for Oware {
+    fn default_openings(rules: Rules) -> Result<Vec<Opening>> {
+        parse_openings_for::<Oware>(OPENINGS, rules).map_err(|e| anyhow!("shipped openings: {e}"))
+    }
+
+    fn referee_tables(dir: &std::path::Path, rules: Rules) -> Result<tb::Tablebase> {
+        if rules != Rules::of(rules.variant) {
+            bail!(
+                "--db adjudicates only under the default ending rules (no --no-capture-limit, --no-repetition)"
+            );
+        }
+        if !dir.is_dir() {
+            bail!("table folder {} not found", dir.display());
+        }
+        tb::Tablebase::open_for_search(dir, rules.variant, 48)
+            .with_context(|| format!("cannot open the tables in {}", dir.display()))
+    }
+}
+
+impl MatchGame for Mancala {
+    /// Every line of two moves from the start kept near level by a depth-6
+    /// search (the shipped openings are Oware's).
+    fn default_openings(rules: MancalaRules) -> Result<Vec<Opening<mancala::MancalaPosition>>> {
+        Ok(every_opening::<Mancala>(2, 6, 100, rules))
+    }
+
+    /// The tables of the game's capture convention in `dir` (or its
+    /// `mancala` subfolder).
+    fn referee_tables(dir: &std::path::Path, rules: MancalaRules) -> Result<MancalaTables> {
+        let dir = mancala::tables::search_folder(dir, true);
+        if !dir.is_dir() {
+            bail!("table folder {} not found", dir.display());
+        }
+        let tables = MancalaTables::open_for_search(&dir, rules, 48)
+            .with_context(|| format!("cannot open the tables in {}", dir.display()))?;
+        if tables.levels().present().is_empty() {
+            bail!("{}", mancala::tables::none_found(&dir, rules));
+        }
+        Ok(tables)
+    }
+}
+
 /// Runs `oware match`.
 pub fn run(args: MatchArgs) -> Result<()> {
-    let rules = args.rules.rules()?;
+    match args.rules.choice()? {
+        Choice::Oware(rules) => play::<Oware>(&args, rules),
+        Choice::Mancala(rules) => play::<Mancala>(&args, rules),
+    }
+}
+
+/// Plays the match of `args`, a match of `G` under `rules`.
+fn play<G: MatchGame>(args: &MatchArgs, rules: G::MatchRules) -> Result<()> {
     let format: Option<Format> = match &args.series {
         Some(s) => Some(s.parse().map_err(|e| anyhow!("{e}"))?),
         None => None,
@@ -125,41 +187,30 @@ pub fn run(args: MatchArgs) -> Result<()> {
         (None, None) if sprt.is_some() => 20_000,
         (None, None) => 100,
     };
-    let tc = time_control(&args)?;
-    let openings: Vec<Opening> = match (&args.openings, args.random_plies) {
+    let tc = time_control(args)?;
+    let openings: Vec<Opening<G::Position>> = match (&args.openings, args.random_plies) {
         (Some(path), _) if path.as_os_str() == "start" => vec![Opening::start()],
         (Some(path), _) => {
             let text = std::fs::read_to_string(path)
                 .with_context(|| format!("cannot read the openings {}", path.display()))?;
-            parse_openings(&text, rules).map_err(|e| anyhow!("openings {}: {e}", path.display()))?
+            parse_openings_for::<G>(&text, rules)
+                .map_err(|e| anyhow!("openings {}: {e}", path.display()))?
         }
         (None, Some(plies)) => {
             let count = (games as usize).div_ceil(2).clamp(1, 1000);
-            random_openings(count, plies, 6, 100, rules, args.seed)
+            random_openings_for::<G>(count, plies, 6, 100, rules, args.seed)
         }
-        (None, None) => {
-            parse_openings(OPENINGS, rules).map_err(|e| anyhow!("shipped openings: {e}"))?
-        }
+        (None, None) => G::default_openings(rules)?,
     };
-    let a = parse_spec(&args.a, rules.variant).map_err(|e| anyhow!(e))?;
-    let b = parse_spec(&args.b, rules.variant).map_err(|e| anyhow!(e))?;
-    let mut settings = GameSettings::new(rules, tc);
+    let a = parse_spec_for::<G>(&args.a, rules).map_err(|e| anyhow!(e))?;
+    let b = parse_spec_for::<G>(&args.b, rules).map_err(|e| anyhow!(e))?;
+    let mut settings = GameSettings::<G>::new(rules, tc);
     settings.clock_margin = Duration::from_millis(args.clock_margin);
     settings.hang_margin = Duration::from_millis(args.hang_margin);
     settings.untimed_wait = Duration::from_millis(args.timeout);
     settings.max_plies = args.max_plies;
     if let Some(dir) = &args.db {
-        if rules != oware::Rules::of(rules.variant) {
-            bail!(
-                "--db adjudicates only under the default ending rules (no --no-capture-limit, --no-repetition)"
-            );
-        }
-        if !dir.is_dir() {
-            bail!("table folder {} not found", dir.display());
-        }
-        let tables = tb::Tablebase::open_for_search(dir, rules.variant, 48)
-            .with_context(|| format!("cannot open the tables in {}", dir.display()))?;
-        settings.tables = Some(Arc::new(tables));
+        settings.tables = Some(Arc::new(G::referee_tables(dir, rules)?));
     }
     let mut ogn = match &args.ogn {
         Some(path) => {

@@ -42,7 +42,7 @@ pub fn run(args: BenchArgs) -> Result<()> {
             bench::<Oware>(&engine, &search::bench::games(), &limits, args.json)
         }
         RuleSet::Mancala => {
-            let engine = mancala_engine(&args.engine)?;
+            let engine = mancala_engine(&args.engine, oware::mancala::MancalaRules::DEFAULT)?;
             let limits = limits_from(fixed(16), args.movetime, 1000);
             bench::<Mancala>(&engine, &oware::mancala::bench::games(), &limits, args.json)
         }

@@ -53,7 +53,7 @@ pub fn run(args: SearchArgs) -> Result<()> {
                 bail!("--book: the opening book is Oware's; mancala has none");
             }
             let game = mancala_game_from(args.position.as_deref(), args.moves.as_deref(), rules)?;
-            let engine = mancala_engine(&args.engine)?;
+            let engine = mancala_engine(&args.engine, rules)?;
             return search_and_print::<Mancala>(&engine, &game, &args);
         }
     };

@@ -7,7 +7,7 @@ use std::time::Duration;
 use anyhow::{Context, Result, bail};
 use clap::Args;
 
-use oware::mancala::{Mancala, MancalaGame, MancalaPosition, MancalaRules};
+use oware::mancala::{Mancala, MancalaGame, MancalaPosition, MancalaRules, MancalaTables};
 use oware::search::SearchGame;
 use oware::{Game, Move, Position, RuleSet, Rules, Variant, mancala, parse_moves, search, tb};
 
@@ -114,17 +114,6 @@ impl RulesArgs {
                     bail!("--start-seeds {seeds}: mancala starts with 3, 4, 5 or 7 seeds a house");
                 }
                 Ok(Choice::Mancala(rules))
-            }
-        }
-    }
-
-    /// The Oware rules these options describe; mancala is refused by the
-    /// commands that do not play it yet.
-    pub fn rules(&self) -> Result<Rules> {
-        match self.choice()? {
-            Choice::Oware(rules) => Ok(rules),
-            Choice::Mancala(_) => {
-                bail!("this command does not play mancala yet (show, perft and the search do)")
             }
         }
     }
@@ -236,26 +225,55 @@ pub fn engine_with<G: SearchGame>(
     Ok(engine)
 }
 
-/// A Mancala engine as `args` asks. Mancala has no endgame tables yet: a
-/// table folder asked for with `--db` is an error, and the search says on
-/// standard error that it uses none.
-pub fn mancala_engine(args: &EngineArgs) -> Result<search::Engine<Mancala>> {
+/// Mancala's endgame tables for a search of `rules`, as `args` asks: none
+/// with `--no-db`; a folder given (or named by `$OWARE_DB`) must exist and
+/// hold tables of the game's capture convention (its `mancala` subfolder
+/// is read when it has one); the default `databases/mancala` is used when
+/// it exists. Says on standard error which levels are in use.
+pub fn mancala_tables(
+    args: &EngineArgs,
+    rules: MancalaRules,
+) -> Result<Option<Arc<MancalaTables>>> {
+    if args.no_db {
+        return Ok(None);
+    }
+    let (dir, asked) = table_folder(args.db.as_ref());
+    let dir = mancala::tables::search_folder(&dir, asked);
+    if !asked && !dir.is_dir() {
+        output::note(format_args!(
+            "tables: none ({} not found; `oware build --rules mancala` makes them)",
+            dir.display()
+        ));
+        return Ok(None);
+    }
+    let tables = MancalaTables::open_for_search(&dir, rules, args.tb_limit as usize)
+        .context("cannot open the tables")?;
+    for rejected in tables.rejected() {
+        output::note(format_args!("warning: table left closed: {rejected}"));
+    }
+    if tables.levels().present().is_empty() {
+        let why = mancala::tables::none_found(&dir, rules);
+        if asked {
+            bail!("{why}");
+        }
+        output::note(format_args!("tables: none ({why})"));
+        return Ok(None);
+    }
+    output::note(format_args!("tables: {}", tables.describe()));
+    Ok(Some(Arc::new(tables)))
+}
+
+/// A Mancala engine for `rules` as `args` asks, with Mancala's tables (see
+/// [`mancala_tables`]).
+pub fn mancala_engine(args: &EngineArgs, rules: MancalaRules) -> Result<search::Engine<Mancala>> {
     if let Some(path) = &args.eval {
         bail!(
             "--eval {}: the weights file is Oware's (mancala's evaluation has no weights to set)",
             path.display()
         );
     }
-    if let Some(dir) = &args.db {
-        bail!(
-            "--db {}: mancala has no endgame tables yet (its search uses none)",
-            dir.display()
-        );
-    }
-    if !args.no_db {
-        output::note("tables: none (mancala has no endgame tables yet)");
-    }
-    engine_with(args, None)
+    let tables = mancala_tables(args, rules)?;
+    engine_with(args, tables)
 }
 
 /// A Mancala position string, or the start of `rules` for `startpos` or

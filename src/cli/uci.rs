@@ -5,7 +5,7 @@ use std::path::PathBuf;
 use anyhow::{Result, bail};
 use clap::Args;
 
-use oware::mancala::START_SEEDS;
+use oware::mancala::{MancalaRules, START_SEEDS};
 use oware::search::EvalParams;
 use oware::uci::GameRules;
 use oware::{RuleSet, Rules};
@@ -23,6 +23,9 @@ pub struct UciArgs {
     /// (option StartSeeds).
     #[arg(long, value_name = "K")]
     start_seeds: Option<u8>,
+    /// Mancala under the empty capture (option EmptyCapture).
+    #[arg(long)]
+    empty_capture: bool,
     /// Endgame table folder (default: $OWARE_DB, else `databases` when it
     /// exists; option TablePath).
     #[arg(long)]
@@ -35,6 +38,9 @@ pub struct UciArgs {
 
 /// Runs `oware uci` until `quit` or the end of input.
 pub fn run(args: UciArgs) -> Result<()> {
+    if args.empty_capture && args.rules != RuleSet::Mancala {
+        bail!("--empty-capture applies only to --rules mancala");
+    }
     let rules = match (args.rules, args.start_seeds) {
         (RuleSet::Oware(variant), None | Some(4)) => GameRules::Oware(Rules::of(variant)),
         (RuleSet::Oware(_), Some(k)) => {
@@ -45,7 +51,7 @@ pub fn run(args: UciArgs) -> Result<()> {
             if !START_SEEDS.contains(&seeds) {
                 bail!("--start-seeds {seeds}: mancala starts with 3, 4, 5 or 7 seeds a house");
             }
-            GameRules::Mancala(seeds)
+            GameRules::Mancala(MancalaRules::new(seeds, args.empty_capture))
         }
     };
     let (dir, asked) = table_folder(args.db.as_ref());

@@ -176,6 +176,14 @@ impl MancalaPosition {
         self.pits[first..first + 6].iter().sum()
     }
 
+    /// Whether no store can reach 25 from here: neither holds 25 less than
+    /// the seeds on the board, so the 25-seed stop cannot end the game and
+    /// its final stores are those of the tables' value (§7.6).
+    pub fn stop_out_of_reach(&self) -> bool {
+        let most = self.stores[0].max(self.stores[1]);
+        u32::from(most) + u32::from(self.seeds_on_board()) < u32::from(STOP_SEEDS)
+    }
+
     /// Why the game is over, if it is: a store at 25, or no seed left on
     /// the board (after the sweep of a one-row board).
     pub fn end(&self) -> Option<MancalaEnd> {

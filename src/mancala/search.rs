@@ -8,10 +8,17 @@
 //! and the search ends once the root is solved (no evaluation went into
 //! its score). The nodes use the searcher's generic leaf, frontier and
 //! move ordering (every move sown, another go first, then captures).
+//!
+//! Mancala's endgame tables close a line at its arrival, as a finished
+//! game does, when they hold its exact value: the board's level is open
+//! and no store can reach 25 from here (the tables set the 25-seed stop
+//! aside, §7.6). The score is then the stores' difference plus the
+//! table's value of the board, proven at that ply.
 
 use super::eval::{MancalaParams, evaluate};
 use super::game::MancalaGame;
 use super::position::MancalaPosition;
+use super::tables::MancalaTables;
 use crate::search::engine::SearchError;
 use crate::search::game::{Child, Proven, Root, SearchGame};
 use crate::search::keys::{fold, store_keys};
@@ -22,10 +29,57 @@ use crate::{Move, Side};
 #[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
 pub struct Mancala;
 
-/// Mancala has no endgame tables yet: no value of this type exists, so an
-/// engine's tables are always `None`.
-#[derive(Debug)]
-pub enum NoTables {}
+/// Which levels of the tables a search probes: a bit a level, none when
+/// there are no tables or they follow the other capture convention than
+/// the root's.
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
+pub struct TableLevels(u64);
+
+impl TableLevels {
+    /// The open levels of `tables` for a search from `root`.
+    pub fn new(tables: Option<&MancalaTables>, root: &MancalaPosition) -> TableLevels {
+        let Some(tables) = tables.filter(|t| t.empty_capture() == root.empty_capture()) else {
+            return TableLevels(0);
+        };
+        TableLevels(
+            tables
+                .levels()
+                .present()
+                .into_iter()
+                .filter(|&n| n < 64)
+                .fold(0, |m, n| m | 1 << n),
+        )
+    }
+
+    /// Whether level `n` is probed.
+    #[inline]
+    pub const fn has(self, n: u8) -> bool {
+        n < 64 && self.0 & (1 << n) != 0
+    }
+
+    /// Whether no level is.
+    #[inline]
+    pub const fn is_empty(self) -> bool {
+        self.0 == 0
+    }
+}
+
+/// The exact final store difference of `pos` (game not over) for its side
+/// to move, when `tables` hold it: its level is in `levels` and no store
+/// can reach 25 (see [`MancalaPosition::stop_out_of_reach`]).
+#[inline]
+pub fn table_margin(
+    tables: &MancalaTables,
+    levels: TableLevels,
+    pos: &MancalaPosition,
+) -> Option<i32> {
+    if !levels.has(pos.seeds_on_board()) || !pos.stop_out_of_reach() {
+        return None;
+    }
+    let value = tables.probe(pos)?;
+    let me = pos.side_to_move();
+    Some(i32::from(pos.store(me)) - i32::from(pos.store(me.opponent())) + i32::from(value))
+}
 
 /// Scores at least this large (in absolute value) are proven results;
 /// the evaluation stays below it.
@@ -81,8 +135,8 @@ impl SearchGame for Mancala {
     type Position = MancalaPosition;
     type Game = MancalaGame;
     type Rules = ();
-    type Tables = NoTables;
-    type Probe = ();
+    type Tables = MancalaTables;
+    type Probe = TableLevels;
     type Params = MancalaParams;
     type Eval = MancalaParams;
 
@@ -150,7 +204,9 @@ impl SearchGame for Mancala {
         evaluate(pos, eval)
     }
 
-    fn probe_state(_: Option<&NoTables>, _: &MancalaPosition) {}
+    fn probe_state(tables: Option<&MancalaTables>, root: &MancalaPosition) -> TableLevels {
+        TableLevels::new(tables, root)
+    }
 
     fn proven(score: i32) -> Option<Proven> {
         decode(score).map(|(margin, plies)| Proven {
@@ -159,21 +215,55 @@ impl SearchGame for Mancala {
         })
     }
 
-    fn line_margin(_: &MancalaGame, _: &[Move], _: Option<&NoTables>) -> Option<i32> {
-        None
+    /// Mancala's proven scores hold their margin, so this is only asked by
+    /// a caller of its own: the line played out from `game`, to its end or
+    /// to a position whose exact value the tables hold.
+    fn line_margin(game: &MancalaGame, pv: &[Move], tables: Option<&MancalaTables>) -> Option<i32> {
+        let root = game.position().side_to_move();
+        let mut line = game.clone();
+        for &mv in pv {
+            if line.end().is_some() {
+                break;
+            }
+            line.play(mv).ok()?;
+        }
+        let pos = line.position();
+        let margin = if line.end().is_some() {
+            let me = pos.side_to_move();
+            i32::from(pos.store(me)) - i32::from(pos.store(me.opponent()))
+        } else {
+            let tables = tables?;
+            table_margin(tables, TableLevels::new(Some(tables), pos), pos)?
+        };
+        Some(if pos.side_to_move() == root {
+            margin
+        } else {
+            -margin
+        })
     }
 
     #[inline]
     fn arrival(
-        _: &mut Worker<'_, Mancala>,
+        w: &mut Worker<'_, Mancala>,
         pos: &MancalaPosition,
         _: &mut u64,
         _: usize,
         ply: usize,
         _: u8,
     ) -> Result<usize, i32> {
-        if ply > 0 && pos.end().is_some() {
+        if ply == 0 {
+            return Ok(0);
+        }
+        if pos.end().is_some() {
             return Err(final_score(pos, ply));
+        }
+        let levels = *w.probe_state();
+        if !levels.is_empty()
+            && let Some(tables) = w.shared.tables
+            && let Some(margin) = table_margin(tables, levels, pos)
+        {
+            w.count_tb_hit();
+            return Err(exact_score(margin, ply));
         }
         Ok(0)
     }

@@ -1,7 +1,7 @@
 //! Mancala's tables opened for probing: the value of a position's board
 //! for the side to move, from a memory map, without allocating.
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use super::edges::{Edge, for_each_edge, terminal_value};
 use super::position::MancalaPosition;
@@ -132,6 +132,50 @@ impl MancalaTables {
             .map(|e| Ok((e, e.value(self.value_checked(&e.child_board())?))))
             .collect()
     }
+}
+
+/// The folder a search reads Mancala's tables from, given a table folder
+/// `dir` (Oware's): its `mancala` subfolder (the default
+/// `databases/mancala`, beside Oware's tables), or when the folder was
+/// asked for and has no such subfolder, `dir` itself.
+pub fn search_folder(dir: &Path, asked: bool) -> PathBuf {
+    let sub = dir.join("mancala");
+    if asked && !sub.is_dir() {
+        dir.to_path_buf()
+    } else {
+        sub
+    }
+}
+
+/// Why `dir` gives a search of `rules` no tables, in one line, when it
+/// holds no level of their capture convention: it names the other
+/// convention's files when the folder has those (they are never used).
+pub fn none_found(dir: &Path, rules: MancalaRules) -> String {
+    let other = MancalaRules::new(rules.start_seeds, !rules.empty_capture);
+    let files = Levels::empty(dir, table_rules(other));
+    let flags = if rules.empty_capture {
+        " --empty-capture"
+    } else {
+        ""
+    };
+    let mut out = format!(
+        "{}: no Mancala tables of the {} convention",
+        dir.display(),
+        rules.capture_name()
+    );
+    if (0..=MAX_SEEDS).any(|n| files.path(n).is_file()) {
+        out.push_str(&format!(
+            " (it holds {} ones, which a game of the {} convention cannot use)",
+            other.capture_name(),
+            rules.capture_name()
+        ));
+    } else {
+        out.push_str(&format!(
+            " (`oware build --rules mancala{flags} --dir {}` makes them)",
+            dir.display()
+        ));
+    }
+    out
 }
 
 /// The header's rules of `rules`' tables.

@@ -146,6 +146,13 @@ impl<'a, G: SearchGame> Worker<'a, G> {
         self.guesses
     }
 
+    /// What this thread keeps to probe the tables (see
+    /// [`SearchGame::Probe`]).
+    #[inline(always)]
+    pub fn probe_state(&self) -> &G::Probe {
+        &self.probe
+    }
+
     /// Counts a table probe (for a game's [`SearchGame::table_window`]).
     pub fn count_tb_hit(&mut self) {
         self.local_tb_hits += 1;

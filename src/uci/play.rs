@@ -12,19 +12,19 @@ use std::time::Instant;
 use super::Output;
 use super::control::{Control, lock};
 use super::info::info_line;
-use crate::mancala::{Mancala, MancalaGame, MancalaPosition};
+use crate::mancala::{Mancala, MancalaGame, MancalaRules, MancalaTables};
 use crate::search::{Engine, EvalParams, Limits, Oware, SearchError, SearchGame};
 use crate::tb::Tablebase;
 use crate::{Game, Move, Position, Rules, Side, parse_moves};
 
-/// The rules a session plays by (option `Rules`, and `StartSeeds` for
-/// Mancala).
+/// The rules a session plays by (option `Rules`, and `StartSeeds` and
+/// `EmptyCapture` for Mancala).
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub enum GameRules {
     /// Oware with these rules.
     Oware(Rules),
-    /// Arabic Mancala with this many seeds a house at the start.
-    Mancala(u8),
+    /// Arabic Mancala under these rules.
+    Mancala(MancalaRules),
 }
 
 impl GameRules {
@@ -49,7 +49,7 @@ pub(super) enum Play {
     Mancala {
         engine: Arc<Mutex<Engine<Mancala>>>,
         game: MancalaGame,
-        seeds: u8,
+        rules: MancalaRules,
     },
 }
 
@@ -72,13 +72,13 @@ impl Play {
                     rules,
                 }
             }
-            GameRules::Mancala(seeds) => {
+            GameRules::Mancala(rules) => {
                 let mut engine = Engine::<Mancala>::new(hash, threads, None);
                 engine.set_stop_flag(Arc::clone(stop));
                 Play::Mancala {
                     engine: Arc::new(Mutex::new(engine)),
-                    game: MancalaGame::new(MancalaPosition::start(seeds)),
-                    seeds,
+                    game: MancalaGame::new(rules.start()),
+                    rules,
                 }
             }
         }
@@ -88,7 +88,7 @@ impl Play {
     pub(super) fn rules(&self) -> GameRules {
         match self {
             Play::Oware { rules, .. } => GameRules::Oware(*rules),
-            Play::Mancala { seeds, .. } => GameRules::Mancala(*seeds),
+            Play::Mancala { rules, .. } => GameRules::Mancala(*rules),
         }
     }
 
@@ -122,17 +122,24 @@ impl Play {
             Play::Mancala {
                 engine,
                 game,
-                seeds,
+                rules,
             } => {
                 lock(engine).clear();
-                *game = MancalaGame::new(MancalaPosition::start(*seeds));
+                *game = MancalaGame::new(rules.start());
             }
         }
     }
 
-    /// Uses these Oware tables (Mancala has none).
+    /// Uses these Oware tables (when playing Oware).
     pub(super) fn set_tables(&self, tables: Option<Arc<Tablebase>>) {
         if let Play::Oware { engine, .. } = self {
+            lock(engine).set_tables(tables);
+        }
+    }
+
+    /// Uses these Mancala tables (when playing Mancala).
+    pub(super) fn set_mancala_tables(&self, tables: Option<Arc<MancalaTables>>) {
+        if let Play::Mancala { engine, .. } = self {
             lock(engine).set_tables(tables);
         }
     }
@@ -180,10 +187,14 @@ impl Play {
                     .map_err(|(i, e)| illegal(&moves, i, e))?;
                 *game = next;
             }
-            Play::Mancala { game, seeds, .. } => {
-                let start = fen
-                    .map_or(Ok(MancalaPosition::start(*seeds)), str::parse)
-                    .map_err(bad)?;
+            Play::Mancala { game, rules, .. } => {
+                let start = match fen {
+                    None => rules.start(),
+                    Some(fen) => fen
+                        .parse::<crate::mancala::MancalaPosition>()
+                        .map_err(bad)?
+                        .with_empty_capture(rules.empty_capture),
+                };
                 let mut next = MancalaGame::new(start);
                 let moves = moves_of(rest)?;
                 next.play_all(&moves)
