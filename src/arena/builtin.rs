@@ -67,7 +67,7 @@ fn number<T: std::str::FromStr>(
 /// Parses the options of `self:key=value,…` (the part after `self:`) for
 /// games under `variant`: hash, threads, db, tb-limit, reductions,
 /// capture-search (on, off or a number of plies), defer (the helper threads'
-/// scheme), eval (a file of weights), time (a factor on the time or nodes a
+/// scheme), table-order (moves ranked by the tables), eval (a file of weights), time (a factor on the time or nodes a
 /// move), name.
 pub fn parse_self(options: &str, variant: Variant) -> Result<SelfOptions, String> {
     let mut o = SelfOptions {
@@ -95,6 +95,7 @@ pub fn parse_self(options: &str, variant: Variant) -> Result<SelfOptions, String
             "tb-limit" => tb_limit = number(key, value, |&x: &usize| x <= 48)?,
             "reductions" => o.features.reductions = on_off(key, value)?,
             "defer" => o.features.defer = on_off(key, value)?,
+            "table-order" => o.features.table_order = on_off(key, value)?,
             "time" => {
                 o.time_factor = number(key, value, |&x: &f64| {
                     x.is_finite() && x > 0.0 && x <= 1000.0
@@ -113,7 +114,7 @@ pub fn parse_self(options: &str, variant: Variant) -> Result<SelfOptions, String
             }
             _ => {
                 return Err(format!(
-                    "unknown engine option `{key}` (hash, threads, db, tb-limit, reductions, capture-search, defer, eval, time, name)"
+                    "unknown engine option `{key}` (hash, threads, db, tb-limit, reductions, capture-search, defer, table-order, eval, time, name)"
                 ));
             }
         }
