@@ -290,7 +290,10 @@ fn an_exact_table_win_is_played_out_to_its_value() {
     let engine: Engine = Engine::new(4, 1, Some(Arc::clone(&tb)));
     let pos: Position = "0-0-1-1-0-3-0-0-1-1-1-0-20-20-N".parse().unwrap();
     let report = probe(&tb, &pos).unwrap();
-    assert_eq!((report.gm, report.gn, report.exact), (Some(6), Some(2), true));
+    assert_eq!(
+        (report.gm, report.gn, report.exact),
+        (Some(6), Some(2), true)
+    );
     for depth in [4, 6, 8, 10] {
         engine.clear();
         let stores = play_out(&engine, Game::new(pos, Rules::ABAPA), depth);
@@ -340,7 +343,10 @@ fn repetitions_of_the_games_history_are_seen() {
     let engine: Engine = Engine::new(4, 1, None);
     let data = include_str!("data/repetition_cycles.txt");
     let mut checked = 0;
-    for line in data.lines().filter(|l| !l.starts_with('#') && !l.trim().is_empty()) {
+    for line in data
+        .lines()
+        .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
+    {
         let (start, moves) = line.split_once(' ').unwrap();
         let pos: Position = start.parse().unwrap();
         let moves = oware::notation::parse_moves(moves.trim()).unwrap();

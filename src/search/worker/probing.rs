@@ -154,7 +154,11 @@ impl Worker<'_, Oware> {
             return;
         }
         let [south, north] = pos.stores();
-        let n = self.probe.total_seeds.wrapping_sub(south).wrapping_sub(north);
+        let n = self
+            .probe
+            .total_seeds
+            .wrapping_sub(south)
+            .wrapping_sub(north);
         // Children have at most the parent's seeds on the board; the levels
         // loaded are all those up to a limit.
         if self.probe.levels.get(usize::from(n)) != Some(&true) {
