@@ -309,7 +309,7 @@ fn an_exact_table_win_is_played_out_to_its_value() {
 fn forced_table_wins_are_won_in_play() {
     let (_dir, tb) = tables(10);
     let engine: Engine = Engine::new(4, 1, Some(Arc::clone(&tb)));
-    let mut rng = common::Rng(0x5EED_0F_7AB1E5);
+    let mut rng = common::Rng(0x5EED_0F7A_B1E5);
     let mut played = 0;
     while played < 40 {
         let n = 5 + rng.below(6);
