@@ -267,3 +267,117 @@ fn fixed_depth_single_thread_search_is_deterministic() {
     };
     assert_eq!(run(), run());
 }
+
+/// Plays `game` out with `engine` on both sides at `depth`; the final
+/// stores.
+fn play_out(engine: &Engine, mut game: Game, depth: u32) -> [u8; 2] {
+    while game.outcome().is_none() {
+        let result = engine.search(&game, &Limits::depth(depth), |_| {}).unwrap();
+        game.play(result.best.unwrap()).unwrap();
+    }
+    game.position().stores()
+}
+
+/// The tables' values hold from a fresh history only (RULES.md §4): a
+/// search that took a won entry at face value some moves after the last
+/// capture wandered among won positions until the game repeated. This
+/// position (from a self-play game that went that way) is an exact win for
+/// North, 26 to 22; the engine with the tables must get it (or more, when
+/// South errs) at every depth that reaches the tables inside the search.
+#[test]
+fn an_exact_table_win_is_played_out_to_its_value() {
+    let (_dir, tb) = tables(8);
+    let engine: Engine = Engine::new(4, 1, Some(Arc::clone(&tb)));
+    let pos: Position = "0-0-1-1-0-3-0-0-1-1-1-0-20-20-N".parse().unwrap();
+    let report = probe(&tb, &pos).unwrap();
+    assert_eq!(
+        (report.gm, report.gn, report.exact),
+        (Some(6), Some(2), true)
+    );
+    for depth in [4, 6, 8, 10] {
+        engine.clear();
+        let stores = play_out(&engine, Game::new(pos, Rules::ABAPA), depth);
+        // The game ends once North has a majority.
+        assert!(stores[1] >= 25, "depth {depth}: {stores:?}");
+    }
+}
+
+/// From random positions the tables call a forced win (fresh history), the
+/// engine playing both sides wins: the winner never lets a repetition or a
+/// wandering line take the win away, and the loser cannot save it.
+#[test]
+fn forced_table_wins_are_won_in_play() {
+    let (_dir, tb) = tables(10);
+    let engine: Engine = Engine::new(4, 1, Some(Arc::clone(&tb)));
+    let mut rng = common::Rng(0x5EED_0F7A_B1E5);
+    let mut played = 0;
+    while played < 40 {
+        let n = 5 + rng.below(6);
+        let pos = random_position(&mut rng, n);
+        let game = Game::new(pos, Rules::ABAPA);
+        if game.outcome().is_some() {
+            continue;
+        }
+        let report = probe(&tb, &pos).unwrap();
+        if report.verdict != Verdict::ForcedWin {
+            continue;
+        }
+        let mover = pos.side_to_move().index();
+        engine.clear();
+        let stores = play_out(&engine, game, 4 + 2 * (played % 3) as u32);
+        assert!(
+            stores[mover] >= 25,
+            "{pos}: a forced win for the mover ended {stores:?}"
+        );
+        played += 1;
+    }
+}
+
+/// The search sees a repetition of a position played before the root: the
+/// last move of a cycle (`tests/data/repetition_cycles.txt`, from self-play
+/// games that ended so) repeats the cycle's start and ends the game there,
+/// each side taking its own row, as the referee has it; at the root, that
+/// move scores the game's end.
+#[test]
+fn repetitions_of_the_games_history_are_seen() {
+    let engine: Engine = Engine::new(4, 1, None);
+    let data = include_str!("data/repetition_cycles.txt");
+    let mut checked = 0;
+    for line in data
+        .lines()
+        .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
+    {
+        let (start, moves) = line.split_once(' ').unwrap();
+        let pos: Position = start.parse().unwrap();
+        let moves = oware::notation::parse_moves(moves.trim()).unwrap();
+        let (last, before) = moves.split_last().unwrap();
+        let mut game = Game::new(pos, Rules::ABAPA);
+        game.play_all(before).unwrap();
+        assert!(game.outcome().is_none(), "{line}");
+        let mut ended = game.clone();
+        ended.play(*last).unwrap();
+        let outcome = ended.outcome().expect("the cycle's last move repeats");
+        assert_eq!(outcome.reason, oware::EndReason::Repetition, "{line}");
+        let mover = game.position().side_to_move();
+        let expected = match outcome.winner {
+            Some(side) if side == mover => 1,
+            Some(_) => -1,
+            None => 0,
+        };
+        engine.clear();
+        let limits = Limits {
+            root_moves: Some(1 << last.house()),
+            ..Limits::depth(3)
+        };
+        let score = engine.search(&game, &limits, |_| {}).unwrap().last.score;
+        let got = match score {
+            s if s >= PROVEN => 1,
+            s if s <= -PROVEN => -1,
+            0 => 0,
+            s => panic!("{line}: {s} is not the game's end"),
+        };
+        assert_eq!(got, expected, "{line}: score {score}");
+        checked += 1;
+    }
+    assert!(checked >= 10);
+}

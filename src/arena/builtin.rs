@@ -87,7 +87,7 @@ pub fn parse_self(options: &str, variant: Variant) -> Result<SelfOptions, String
 /// Parses the options of `self:key=value,…` (the part after `self:`) for
 /// games of `G` under `rules`: hash, threads, db, tb-limit, reductions,
 /// capture-search (on, off or a number of plies), defer (the helper threads'
-/// scheme), eval (a file of weights), time (a factor on the time or nodes a
+/// scheme), table-order (moves ranked by the tables), eval (a file of weights), time (a factor on the time or nodes a
 /// move), depth (every move searched to this depth, whatever the time
 /// control), name.
 pub fn parse_self_for<G: ArenaGame>(
@@ -122,6 +122,7 @@ pub fn parse_self_for<G: ArenaGame>(
             "depth" => o.depth = Some(number(key, value, |&x: &u32| (1..=127).contains(&x))?),
             "reductions" => o.features.reductions = on_off(key, value)?,
             "defer" => o.features.defer = on_off(key, value)?,
+            "table-order" => o.features.table_order = on_off(key, value)?,
             "time" => {
                 o.time_factor = number(key, value, |&x: &f64| {
                     x.is_finite() && x > 0.0 && x <= 1000.0
@@ -137,7 +138,7 @@ pub fn parse_self_for<G: ArenaGame>(
             "eval" => eval = Some(PathBuf::from(value)),
             _ => {
                 return Err(format!(
-                    "unknown engine option `{key}` (hash, threads, db, tb-limit, depth, reductions, capture-search, defer, eval, time, name)"
+                    "unknown engine option `{key}` (hash, threads, db, tb-limit, depth, reductions, capture-search, defer, table-order, eval, time, name)"
                 ));
             }
         }

@@ -11,6 +11,10 @@ pub struct Features {
     /// With several threads: a move whose position another thread is
     /// searching is put off until the node's other moves are done.
     pub defer: bool,
+    /// At nodes four plies or more from the leaves whose children are in
+    /// the endgame tables, try the moves in order of the seeds the tables
+    /// guarantee after them.
+    pub table_order: bool,
 }
 
 impl Features {
@@ -21,6 +25,7 @@ impl Features {
         reductions: true,
         capture_plies: 0,
         defer: true,
+        table_order: true,
     };
 }
 

@@ -20,7 +20,7 @@ mod probing;
 
 use ordering::Keys;
 pub use ordering::{Candidate, Ordered};
-use ordering::{capture_order, key, take_best};
+use ordering::{capture_order, key, move_order, take_best};
 pub use oware::OwareProbe;
 
 /// Larger than any score.
@@ -115,7 +115,13 @@ impl<'a, G: SearchGame> Worker<'a, G> {
         history: &[G::Position],
     ) -> Worker<'a, G> {
         let root = history.last().copied().unwrap_or(G::EMPTY);
-        let history = if G::CYCLES { history } else { &[] };
+        // The root goes on the path when it is searched: the path starts
+        // with the positions before it, so that every second one back is
+        // the same side's.
+        let history = match history.split_last() {
+            Some((_, before)) if G::CYCLES => before,
+            _ => &[],
+        };
         Worker {
             shared,
             path: history.iter().map(G::board_key).collect(),
@@ -565,7 +571,7 @@ impl<'a, G: SearchGame> Worker<'a, G> {
                 continue;
             }
             let house = c.mv.house() as u8;
-            let quiet = c.captured == 0 && c.order < (1 << 18);
+            let quiet = c.captured == 0 && move_order(c.order) < (1 << 18);
             if let Some(b) = busy {
                 b.enter(c.key);
             }
@@ -614,7 +620,13 @@ impl<'a, G: SearchGame> Worker<'a, G> {
             // Capture search with no capture: the stand-pat score.
             return (*alpha).clamp(known.0, known.1);
         }
-        let best = best.clamp(known.0, known.1);
+        // A proven result stands (the tables' bounds hold for a fresh
+        // history, the result for this path).
+        let best = if G::proven(best).is_some() {
+            best
+        } else {
+            best.clamp(known.0, known.1)
+        };
         if depth <= 1 {
             // Frontier nodes skip the table: a probe there costs a memory
             // access and saves little.

@@ -51,7 +51,8 @@ pub(super) type Keys = [i32; 8];
 /// The key of candidate `index` with ordering `order`.
 #[inline]
 pub(super) const fn key(order: i32, index: usize) -> i32 {
-    // Orders are below 2²⁴, so keys stay positive.
+    // Orders are below 2²⁴ (three table classes above 2²² move orders), so
+    // keys stay positive.
     (order << 3) | (7 - index as i32)
 }
 
@@ -74,6 +75,25 @@ pub(super) const fn capture_order(captured: u8) -> i32 {
 
 /// The ordering key of a move that gives another go: above every capture.
 pub(super) const ANOTHER_GO_ORDER: i32 = 1 << 21;
+
+/// Orders below this come from the move itself (another go, capture,
+/// killer, history); the bits above it rank the move by what the endgame
+/// tables guarantee after it ([`table_order`]).
+pub(super) const MOVE_ORDER_BITS: i32 = 22;
+
+/// The part of an order that comes from the move itself.
+#[inline]
+pub(super) const fn move_order(order: i32) -> i32 {
+    order & ((1 << MOVE_ORDER_BITS) - 1)
+}
+
+/// An order raised by the class of result the tables guarantee the mover
+/// after the move (0 none, 1 a draw at least, 2 a win): a higher class
+/// first, the move's own order breaking ties.
+#[inline]
+pub(super) const fn table_order(order: i32, class: u8) -> i32 {
+    ((class as i32 + 1) << MOVE_ORDER_BITS) | move_order(order)
+}
 
 /// Takes the best candidate left: its index, or `None` when none is left.
 /// Most nodes cut off after a move or two, so sorting the whole list would
@@ -137,6 +157,9 @@ impl Worker<'_, Oware> {
             };
             out.keys[usize::from(house)] = key(c.order, usize::from(house));
             out.list[usize::from(house)] = c;
+        }
+        if eager && self.shared.features.table_order {
+            self.order_by_tables(pos, moves & !skip.map_or(0, |h| 1 << h), out);
         }
     }
 }
