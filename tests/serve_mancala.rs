@@ -428,3 +428,59 @@ fn bad_mancala_settings_are_refused_up_front_with_one_line() {
     // None of it left a game behind, and the server is well.
     assert_eq!(server.get("/").0, 200);
 }
+
+#[test]
+fn the_analysis_gives_what_mancala_s_tables_say() {
+    let data = tempfile::tempdir().unwrap();
+    let db = tempfile::tempdir().unwrap();
+    let dir = db.path().to_str().unwrap();
+    let built = Command::new(BIN)
+        .args([
+            "build",
+            "--rules",
+            "mancala",
+            "--max-seeds",
+            "8",
+            "--dir",
+            dir,
+            "--quiet",
+        ])
+        .output()
+        .unwrap();
+    assert!(
+        built.status.success(),
+        "{}",
+        String::from_utf8_lossy(&built.stderr)
+    );
+    let server = Server::start(data.path(), &["--rate", "0", "--db", dir]);
+    let pos = "1-0-0-0-2-1-0-0-0-0-1-1-5-4-S";
+    let (status, out) = server.post(
+        "/api/analyze",
+        json!({"rules": "mancala", "position": pos, "movetime": 200}),
+    );
+    assert_eq!(status, 200, "{out}");
+    let cli = Command::new(BIN)
+        .args(["probe", "--rules", "mancala", pos, "--dir", dir, "--json"])
+        .output()
+        .unwrap();
+    assert!(cli.status.success());
+    let cli: Value = serde_json::from_slice(&cli.stdout).unwrap();
+    assert_eq!(out["tables"], cli, "{out}");
+    assert!(out.get("tables_note").is_none(), "{out}");
+    // The search with the tables proves the same final difference for
+    // every move, at once.
+    let diff = (cli["score"].as_i64().unwrap() + 5 - 4) as f64;
+    for m in out["moves"].as_array().unwrap() {
+        assert_eq!(str_of(&m["result"]), "win", "{out}");
+        assert_eq!(m["score"].as_f64(), Some(diff), "{out}");
+        assert_eq!(m["depth"], 1, "{out}");
+    }
+    // The empty capture has no tables there: null, and a note.
+    let (status, out) = server.post(
+        "/api/analyze",
+        json!({"rules": "mancala", "position": pos, "empty_capture": true, "movetime": 60}),
+    );
+    assert_eq!(status, 200, "{out}");
+    assert_eq!(out["tables"], Value::Null);
+    assert!(str_of(&out["tables_note"]).starts_with("none"), "{out}");
+}

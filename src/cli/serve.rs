@@ -9,6 +9,7 @@ use std::sync::Arc;
 use anyhow::{Context, Result};
 use clap::Args;
 
+use oware::mancala::{self, MancalaRules, tables::MancalaTables};
 use oware::serve::{self, limits::ServerLimits};
 use oware::{Variant, tb};
 
@@ -90,6 +91,33 @@ fn open_tables(given: Option<&PathBuf>) -> Result<HashMap<Variant, Arc<tb::Table
     Ok(found)
 }
 
+/// Mancala's tables of each capture convention in the table folder (its
+/// `mancala` subfolder when it has one; by default `databases/mancala`).
+fn open_mancala_tables(given: Option<&PathBuf>) -> Result<[Option<Arc<MancalaTables>>; 2]> {
+    let (dir, asked) = table_folder(given);
+    let dir = mancala::tables::search_folder(&dir, asked);
+    let mut found = [None, None];
+    if !dir.is_dir() {
+        return Ok(found);
+    }
+    for (slot, empty_capture) in found.iter_mut().zip([false, true]) {
+        let rules = MancalaRules {
+            empty_capture,
+            ..MancalaRules::default()
+        };
+        let tables = MancalaTables::open_for_search(&dir, rules, tb::SEARCH_LEVEL_LIMIT as usize)
+            .context("cannot open Mancala's tables")?;
+        for rejected in tables.rejected() {
+            output::note(format_args!("warning: table left closed: {rejected}"));
+        }
+        if !tables.levels().present().is_empty() {
+            output::note(format_args!("tables: {}", tables.describe()));
+            *slot = Some(Arc::new(tables));
+        }
+    }
+    Ok(found)
+}
+
 /// Runs `oware serve`.
 pub fn run(args: ServeArgs) -> Result<()> {
     let data = match args.data {
@@ -102,6 +130,7 @@ pub fn run(args: ServeArgs) -> Result<()> {
         data: data.clone(),
         public_url: args.public_url,
         tables: open_tables(args.db.as_ref())?,
+        mancala_tables: open_mancala_tables(args.db.as_ref())?,
         limits: ServerLimits {
             live_games: args.max_games as usize,
             sockets: args.max_sockets as usize,

@@ -16,7 +16,8 @@ use tokio::sync::Semaphore;
 
 use super::limits::{ENGINE_HASH_MIB, SEARCH_CAP, SEARCH_PERMITS};
 use super::referee::Referee;
-use crate::mancala::Mancala;
+use crate::mancala::tables::MancalaTables;
+use crate::mancala::{self, Mancala, MancalaRules};
 use crate::search::{self, Engine, Limits, SearchGame};
 use crate::tb::{self, Tablebase};
 use crate::{Move, Variant};
@@ -100,10 +101,13 @@ impl Engines {
         &self.oware
     }
 
-    /// The Mancala engine (its search uses no tables).
-    fn mancala(&mut self) -> &Engine<Mancala> {
-        self.mancala
-            .get_or_insert_with(|| Engine::new(ENGINE_HASH_MIB, 1, None))
+    /// The Mancala engine, searching with `tables`.
+    fn mancala(&mut self, tables: Option<Arc<MancalaTables>>) -> &Engine<Mancala> {
+        let engine = self
+            .mancala
+            .get_or_insert_with(|| Engine::new(ENGINE_HASH_MIB, 1, None));
+        engine.set_tables(tables);
+        engine
     }
 }
 
@@ -115,6 +119,7 @@ pub struct EnginePool {
     permits: Semaphore,
     jobs: std::sync::mpsc::Sender<Job>,
     tables: HashMap<Variant, Arc<Tablebase>>,
+    mancala_tables: [Option<Arc<MancalaTables>>; 2],
 }
 
 /// Lowers the calling thread's priority (Linux: `nice` is per thread).
@@ -139,9 +144,13 @@ fn random_below(n: usize) -> usize {
 }
 
 impl EnginePool {
-    /// A pool searching with `tables` (by rule set): starts the search
+    /// A pool searching with `tables` (by rule set) and Mancala's
+    /// `mancala_tables` (standard, empty capture): starts the search
     /// threads.
-    pub fn new(tables: HashMap<Variant, Arc<Tablebase>>) -> std::io::Result<EnginePool> {
+    pub fn new(
+        tables: HashMap<Variant, Arc<Tablebase>>,
+        mancala_tables: [Option<Arc<MancalaTables>>; 2],
+    ) -> std::io::Result<EnginePool> {
         let (jobs, queue) = std::sync::mpsc::channel::<Job>();
         let queue = Arc::new(Mutex::new(queue));
         for i in 0..SEARCH_PERMITS {
@@ -167,12 +176,18 @@ impl EnginePool {
             permits: Semaphore::new(SEARCH_PERMITS),
             jobs,
             tables,
+            mancala_tables,
         })
     }
 
     /// The tables of a rule set, if any were found.
     pub fn tables(&self, variant: Variant) -> Option<&Arc<Tablebase>> {
         self.tables.get(&variant)
+    }
+
+    /// Mancala's tables of a capture convention, if any were found.
+    pub fn mancala_tables(&self, rules: MancalaRules) -> Option<&Arc<MancalaTables>> {
+        self.mancala_tables[usize::from(rules.empty_capture)].as_ref()
     }
 
     /// Runs `f` with a thread's engines on a search thread once one is
@@ -205,25 +220,28 @@ impl EnginePool {
     /// The move an engine seat of `level` plays in `game` (waits for a
     /// slot as long as it takes).
     pub async fn engine_move(&self, game: Referee, level: Level) -> Result<Move, PoolError> {
-        let tables = match (&game, level) {
-            (Referee::Oware(g), Level::Full) => self.tables(g.rules().variant).cloned(),
-            _ => None,
+        let (tables, mancala_tables) = match (&game, level) {
+            (Referee::Oware(g), Level::Full) => (self.tables(g.rules().variant).cloned(), None),
+            (Referee::Mancala(rules, _), Level::Full) => {
+                (None, self.mancala_tables(*rules).cloned())
+            }
+            _ => (None, None),
         };
         self.run(None, move |engines| match &game {
             Referee::Oware(g) => choose(engines.oware(tables), g, level),
-            Referee::Mancala(_, g) => choose(engines.mancala(), g, level),
+            Referee::Mancala(_, g) => choose(engines.mancala(mancala_tables), g, level),
         })
         .await
     }
 
     /// The analysis of `game` (every move, `movetime` shared among them)
     /// as `analyze --json` prints it, plus `tables`: what the tables say
-    /// about the position when they cover it, else null (always null for
-    /// Mancala, whose search uses no tables yet: `tables_note` says so).
+    /// about the position when they cover it (`oware probe --json`'s
+    /// object, for either game), else null.
     pub async fn analyze(&self, game: Referee, movetime: Duration) -> Result<Value, PoolError> {
-        let tables = match &game {
-            Referee::Oware(g) => self.tables(g.rules().variant).cloned(),
-            Referee::Mancala(..) => None,
+        let (tables, mancala_tables) = match &game {
+            Referee::Oware(g) => (self.tables(g.rules().variant).cloned(), None),
+            Referee::Mancala(rules, _) => (None, self.mancala_tables(*rules).cloned()),
         };
         self.run(Some(super::limits::QUEUE_WAIT), move |engines| {
             let legal = game.legal_moves().len().max(1) as u32;
@@ -243,12 +261,20 @@ impl EnginePool {
                     out
                 }
                 Referee::Mancala(_, g) => {
-                    let mut out = analysis(engines.mancala(), g, g.position(), &each)?;
-                    out.insert("tables".into(), Value::Null);
-                    out.insert(
-                        "tables_note".into(),
-                        "none (mancala's search uses no endgame tables yet)".into(),
-                    );
+                    let engine = engines.mancala(mancala_tables.clone());
+                    let mut out = analysis(engine, g, g.position(), &each)?;
+                    let probe = mancala_tables
+                        .as_deref()
+                        .and_then(|t| mancala::probe::probe(t, g.position()).ok())
+                        .and_then(|p| serde_json::to_value(p).ok())
+                        .unwrap_or(Value::Null);
+                    if probe.is_null() && mancala_tables.is_none() {
+                        out.insert(
+                            "tables_note".into(),
+                            "none (no Mancala tables of this capture convention were found)".into(),
+                        );
+                    }
+                    out.insert("tables".into(), probe);
                     out
                 }
             };

@@ -22,6 +22,7 @@ use std::sync::atomic::Ordering;
 use anyhow::{Context, Result};
 
 use crate::Variant;
+use crate::mancala::tables::MancalaTables;
 use crate::tb::Tablebase;
 use engine_pool::EnginePool;
 use games::{Entry, Hub, LiveGame, SeriesState};
@@ -40,6 +41,9 @@ pub struct Config {
     pub public_url: Option<String>,
     /// Endgame tables by rule set.
     pub tables: HashMap<Variant, Arc<Tablebase>>,
+    /// Mancala's endgame tables by capture convention: `[standard, empty
+    /// capture]`.
+    pub mancala_tables: [Option<Arc<MancalaTables>>; 2],
     /// The bounds.
     pub limits: ServerLimits,
 }
@@ -190,7 +194,8 @@ pub fn run(config: Config, on_listen: impl FnOnce(SocketAddr, &str)) -> Result<(
         let app = Arc::new(App {
             store,
             hub: Hub::new(config.limits.live_games),
-            pool: EnginePool::new(config.tables).context("cannot start the search threads")?,
+            pool: EnginePool::new(config.tables, config.mancala_tables)
+                .context("cannot start the search threads")?,
             public_url: public_url.clone(),
             sockets: SocketCount::new(config.limits.sockets),
             limits: config.limits,
