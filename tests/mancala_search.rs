@@ -3,6 +3,8 @@
 //! another go keeps the side and the score, and the evaluation's view of
 //! the moves matches the moves themselves.
 
+mod common;
+
 use std::collections::HashMap;
 
 use oware::mancala::eval::offers;
@@ -12,37 +14,7 @@ use oware::search::{Engine, Limits};
 use oware::{Move, Side};
 use proptest::prelude::*;
 
-/// The final store difference under best play, for the side to move: the
-/// obvious recursion, memoised. After another go the same side moves, so
-/// the child's value is not negated.
-fn minimax(pos: &MancalaPosition, memo: &mut HashMap<MancalaPosition, i32>) -> i32 {
-    if let Some(&v) = memo.get(pos) {
-        return v;
-    }
-    let me = pos.side_to_move();
-    let v = if pos.end().is_some() {
-        i32::from(pos.store(me)) - i32::from(pos.store(me.opponent()))
-    } else {
-        pos.legal_moves()
-            .iter()
-            .map(|&mv| child_value(pos, mv, memo))
-            .max()
-            .expect("a game that goes on has a move")
-    };
-    memo.insert(*pos, v);
-    v
-}
-
-/// The value of `mv` for the side to move in `pos`.
-fn child_value(pos: &MancalaPosition, mv: Move, memo: &mut HashMap<MancalaPosition, i32>) -> i32 {
-    let (child, _) = pos.play(mv).unwrap();
-    let v = minimax(&child, memo);
-    if child.side_to_move() == pos.side_to_move() {
-        v
-    } else {
-        -v
-    }
-}
+use common::mancala::{child_value, minimax};
 
 /// A position with `board` seeds spread over the houses by `spread` (both
 /// rows holding some) and the stores given, South or North to move.

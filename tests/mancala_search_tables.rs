@@ -10,11 +10,12 @@ use std::collections::HashMap;
 use std::path::Path;
 use std::sync::Arc;
 
+use common::mancala::{child_value, minimax};
 use common::{Rng, fails, oware, uci_session};
 use oware::mancala::search::decode;
 use oware::mancala::{Mancala, MancalaGame, MancalaPosition, MancalaRules, MancalaTables};
 use oware::search::{Engine, Limits, SearchGame, SearchResult};
-use oware::{Move, Side, tb};
+use oware::{Side, tb};
 
 /// The largest level built.
 const LEVEL: usize = 8;
@@ -23,37 +24,6 @@ const LEVEL: usize = 8;
 fn build(dir: &Path, empty_capture: bool) {
     let rules = MancalaRules::new(3, empty_capture);
     tb::build_levels(&rules, dir, LEVEL, false, |_| {}).expect("build");
-}
-
-/// The final store difference under best play for the side to move, the
-/// 25-seed stop played: the obvious recursion, memoised.
-fn minimax(pos: &MancalaPosition, memo: &mut HashMap<MancalaPosition, i32>) -> i32 {
-    if let Some(&v) = memo.get(pos) {
-        return v;
-    }
-    let me = pos.side_to_move();
-    let v = if pos.end().is_some() {
-        i32::from(pos.store(me)) - i32::from(pos.store(me.opponent()))
-    } else {
-        pos.legal_moves()
-            .iter()
-            .map(|&mv| child_value(pos, mv, memo))
-            .max()
-            .expect("a game that goes on has a move")
-    };
-    memo.insert(*pos, v);
-    v
-}
-
-/// The value of `mv` for the side to move in `pos`.
-fn child_value(pos: &MancalaPosition, mv: Move, memo: &mut HashMap<MancalaPosition, i32>) -> i32 {
-    let (child, _) = pos.play(mv).unwrap();
-    let v = minimax(&child, memo);
-    if child.side_to_move() == pos.side_to_move() {
-        v
-    } else {
-        -v
-    }
 }
 
 /// A random position of `board` seeds on the board (both rows holding

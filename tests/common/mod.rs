@@ -1,6 +1,8 @@
 //! Helpers shared by the integration tests.
 #![allow(dead_code)]
 
+pub mod mancala;
+
 use std::path::PathBuf;
 use std::process::{Command, Output};
 
