@@ -2,14 +2,14 @@
 
 use std::time::Instant;
 
-use anyhow::{Context, Result};
+use anyhow::Result;
 use clap::Args;
 use serde_json::json;
 
 use oware::format_moves;
-use oware::mancala::{self, MancalaPosition};
+use oware::mancala;
 
-use super::common::{Choice, RulesArgs, parse_position, thread_pool};
+use super::common::{Choice, RulesArgs, mancala_position, parse_position, thread_pool};
 use super::output;
 
 /// Arguments of `oware perft`.
@@ -43,13 +43,7 @@ pub fn run(args: PerftArgs) -> Result<()> {
             pool.install(|| oware::divide(&pos, args.depth, &rules))
         }
         Choice::Mancala(rules) => {
-            let pos = match args.position.as_deref() {
-                None | Some("startpos") => rules.start(),
-                Some(text) => text
-                    .parse::<MancalaPosition>()
-                    .with_context(|| format!("bad position '{text}'"))?
-                    .with_empty_capture(rules.empty_capture),
-            };
+            let pos = mancala_position(args.position.as_deref(), rules)?;
             pool.install(|| mancala::divide(&pos, args.depth))
         }
     };

@@ -2,13 +2,13 @@
 
 use std::path::PathBuf;
 
-use anyhow::{Context, Result, bail};
+use anyhow::{Result, bail};
 use clap::Args;
 
-use oware::mancala::{self, MancalaEnd, MancalaPosition};
+use oware::mancala::{self, MancalaEnd};
 use oware::tb;
 
-use super::common::parse_position;
+use super::common::{mancala_position, parse_position};
 use super::output;
 use super::tables::{TableChoice, TableRulesArgs, open_mancala, open_tables};
 
@@ -33,11 +33,7 @@ pub fn run(args: ProbeArgs) -> Result<()> {
     let variant = match args.rules.choice()? {
         TableChoice::Oware(variant) => variant,
         choice @ TableChoice::Mancala(rules) => {
-            let text = &args.position;
-            let pos = text
-                .parse::<MancalaPosition>()
-                .with_context(|| format!("bad position '{text}'"))?
-                .with_empty_capture(rules.empty_capture);
+            let pos = mancala_position(Some(&args.position), rules)?;
             if pos.end() == Some(MancalaEnd::Stop) {
                 bail!(
                     "the game is over: a store holds 25 or more (the tables set that stop aside)"

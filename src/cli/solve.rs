@@ -13,7 +13,7 @@ use oware::Side;
 use oware::mancala::solve::{Control, Endgame, NoTables, Progress, Range, Solution, Solver, Table};
 use oware::mancala::{MancalaPosition, MancalaRules, MancalaTables};
 
-use super::common::{Choice, RulesArgs, thread_pool};
+use super::common::{Choice, RulesArgs, mancala_position, thread_pool};
 use super::output;
 
 /// Progress lines start after this long (short solves print none).
@@ -67,13 +67,7 @@ pub fn run(args: SolveArgs) -> Result<()> {
         Choice::Mancala(rules) => rules,
         Choice::Oware(_) => bail!("solve plays mancala only (give --rules mancala)"),
     };
-    let pos = match args.position.as_deref() {
-        None | Some("startpos") => rules.start(),
-        Some(text) => text
-            .parse::<MancalaPosition>()
-            .with_context(|| format!("bad position '{text}'"))?
-            .with_empty_capture(rules.empty_capture),
-    };
+    let pos = mancala_position(args.position.as_deref(), rules)?;
     if let Some(secs) = args.max_time
         && !(secs.is_finite() && secs > 0.0)
     {
