@@ -112,3 +112,17 @@ fn the_only_win_is_a_chain_of_other_goes() {
     let pv: String = r.last.pv.iter().map(|m| m.letter()).collect();
     assert_eq!(pv, "FEF");
 }
+
+/// One engine may search positions of different totals or capture
+/// conventions in turn (a UCI session, the web board): their keys differ.
+#[test]
+fn keys_tell_both_stores_and_the_capture_convention_apart() {
+    use oware::search::SearchGame;
+    let a: MancalaPosition = "3-3-3-3-3-3-3-3-3-3-3-3-0-0-S".parse().unwrap();
+    let b = a.with_empty_capture(true);
+    let c: MancalaPosition = "3-3-3-3-3-3-3-3-3-3-3-3-0-5-S".parse().unwrap();
+    let keys = [a, b, c].map(|p| Mancala::full_key(&p, Mancala::board_key(&p)));
+    assert_ne!(keys[0], keys[1]);
+    assert_ne!(keys[0], keys[2]);
+    assert_ne!(keys[1], keys[2]);
+}

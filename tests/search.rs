@@ -381,3 +381,26 @@ fn repetitions_of_the_games_history_are_seen() {
     }
     assert!(checked >= 10);
 }
+
+/// A level left out below loaded ones (a damaged file is left closed) is
+/// never probed: the search goes on without it.
+#[test]
+fn a_level_missing_below_the_loaded_ones_is_not_probed() {
+    let (dir, _) = tables(10);
+    std::fs::remove_file(dir.path().join("abapa-08.owt")).unwrap();
+    let tb = Tablebase::open_for_search(dir.path(), Variant::Abapa, 10).unwrap();
+    assert!(tb.has_level(10) && !tb.has_level(8));
+    let engine: Engine = Engine::new(4, 1, Some(Arc::new(tb)));
+    let mut rng = common::Rng(0xDEAD_BEEF_0000_0001);
+    let mut searched = 0;
+    while searched < 40 {
+        let game = Game::new(random_position(&mut rng, 10), Rules::ABAPA);
+        if game.outcome().is_some() {
+            continue;
+        }
+        engine.clear();
+        let result = engine.search(&game, &Limits::depth(6), |_| {}).unwrap();
+        assert!(result.best.is_some());
+        searched += 1;
+    }
+}

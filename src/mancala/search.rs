@@ -21,7 +21,7 @@ use super::position::MancalaPosition;
 use super::tables::MancalaTables;
 use crate::search::engine::SearchError;
 use crate::search::game::{Child, Proven, Root, SearchGame};
-use crate::search::keys::{fold, store_keys};
+use crate::search::keys::fold;
 use crate::search::worker::Worker;
 use crate::{Move, Side};
 
@@ -120,9 +120,6 @@ fn final_score(pos: &MancalaPosition, ply: usize) -> i32 {
     )
 }
 
-/// What each count of seeds in South's store adds to a key.
-static STORE_KEYS: [u64; 85] = store_keys(0x6A09_E667_F3BC_C909);
-
 /// The houses of the side to move that hold seeds, a bit each.
 #[inline]
 fn houses(pos: &MancalaPosition) -> u8 {
@@ -184,15 +181,21 @@ impl SearchGame for Mancala {
 
     #[inline]
     fn board_key(pos: &MancalaPosition) -> u64 {
+        // The whole position, both stores and the capture convention too:
+        // one engine may search positions of different totals or rules in
+        // turn (a UCI session, the web board's engines), and no two of them
+        // may share an entry.
         let mut bytes = [0u8; 16];
         bytes[..12].copy_from_slice(pos.pits());
         bytes[12] = pos.side_to_move() as u8;
+        bytes[13..15].copy_from_slice(&pos.stores());
+        bytes[15] = u8::from(pos.empty_capture());
         fold(u128::from_le_bytes(bytes))
     }
 
     #[inline]
-    fn full_key(pos: &MancalaPosition, board_key: u64) -> u64 {
-        board_key ^ STORE_KEYS[usize::from(pos.stores()[0]).min(84)]
+    fn full_key(_: &MancalaPosition, board_key: u64) -> u64 {
+        board_key
     }
 
     fn evaluator(params: &MancalaParams) -> MancalaParams {

@@ -77,6 +77,11 @@ pub struct Worker<'a, G: SearchGame> {
     /// for only when this count is not zero.
     on_path: [u16; 256],
     since_capture: usize,
+    /// The positions of the game's history on the path (before the root).
+    history_len: usize,
+    /// Where the moves since the last capture start on the path, for the
+    /// node last arrived at ([`SearchGame::arrival`]'s answer).
+    arrival_since: usize,
     /// Nodes not yet added to the shared count.
     local_nodes: u64,
     local_tb_hits: u64,
@@ -130,6 +135,8 @@ impl<'a, G: SearchGame> Worker<'a, G> {
                 counts
             }),
             since_capture: 0,
+            history_len: history.len(),
+            arrival_since: 0,
             local_nodes: 0,
             local_tb_hits: 0,
             path_events: 0,

@@ -2,7 +2,7 @@
 //! nodes: searched by a loop of their own, leaner than [`Worker::node`].
 
 use super::{INFINITE, Keys, MAX_PLY, Worker, capture_order, key, take_best};
-use crate::search::oware::Oware;
+use crate::search::oware::{Oware, PROVEN};
 use crate::{Captures, Move, Position};
 
 impl Worker<'_, Oware> {
@@ -134,6 +134,11 @@ impl Worker<'_, Oware> {
                 }
             }
         }
-        best.clamp(known.0, known.1)
+        // A proven result stands (see `Worker::node`).
+        if best.abs() >= PROVEN {
+            best
+        } else {
+            best.clamp(known.0, known.1)
+        }
     }
 }

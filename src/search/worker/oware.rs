@@ -106,6 +106,7 @@ impl Worker<'_, Oware> {
             self.path_events += 1;
             return Err(self.ended(pos, EndReason::MoveLimit, ply));
         }
+        self.arrival_since = since;
         Ok(since)
     }
 }

@@ -70,15 +70,17 @@ impl Worker<'_, Oware> {
         Some(Err((lower, upper)))
     }
 
-    /// Whether the tables' word is taken at this node: the rules neither
-    /// end a game on a repetition nor after some moves without a capture,
-    /// or the last capture (or the game's start) is at most
-    /// [`TRUSTED_PLIES`] plies back.
+    /// Whether the tables' word is taken at this node (at `ply`): the rules
+    /// neither end a game on a repetition nor after some moves without a
+    /// capture, or the last capture (or the game's start) is at most
+    /// [`TRUSTED_PLIES`] plies back. The node's place on the path is the
+    /// history's length plus its ply (whether or not it is on the path yet),
+    /// and [`Worker::arrival`] noted where its moves since a capture start.
     #[inline]
-    fn fresh_history(&self) -> bool {
+    fn fresh_history(&self, ply: usize) -> bool {
         let rules = &self.shared.rules;
         (!rules.repetition && rules.no_capture_limit.is_none())
-            || self.path.len() - 1 - self.since_capture <= TRUSTED_PLIES
+            || self.history_len + ply - self.arrival_since <= TRUSTED_PLIES
     }
 
     /// What the tables say of this node: `Err(score)` when that settles it
@@ -107,7 +109,7 @@ impl Worker<'_, Oware> {
         // Long after a capture, an entry (even an exact one) only bounds the
         // score, and a proven result found below is kept as it is (see
         // TRUSTED_PLIES).
-        let fresh = self.fresh_history();
+        let fresh = self.fresh_history(ply);
         match self.probe(pos, n, ply, fresh) {
             Some(Ok(score)) => Err(score),
             Some(Err((lower, upper))) if fresh => {
@@ -175,6 +177,10 @@ impl Worker<'_, Oware> {
             }
             let child = &c.child;
             let level = usize::from(n - c.captured);
+            // A damaged level may be left closed below a loaded one.
+            if self.probe.levels.get(level) != Some(&true) {
+                continue;
+            }
             let board = relative(child);
             debug_assert_eq!(child.seeds_on_board() as usize, level);
             if !board[6..].contains(&0) {
