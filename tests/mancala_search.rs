@@ -14,7 +14,7 @@ use oware::search::{Engine, Limits};
 use oware::{Move, Side};
 use proptest::prelude::*;
 
-use common::mancala::{child_value, minimax};
+use common::mancala::{child_value, minimax, solved_search};
 
 /// A position with `board` seeds spread over the houses by `spread` (both
 /// rows holding some) and the stores given, South or North to move.
@@ -30,17 +30,7 @@ fn position(board: u8, spread: &[u8], stores: [u8; 2], north: bool) -> Option<Ma
 
 /// The solved search of `pos`: its score's margin and the move chosen.
 fn solve(engine: &Engine<Mancala>, pos: MancalaPosition) -> (i32, Move) {
-    engine.clear();
-    let limits = Limits {
-        depth: Some(100),
-        // Even a forced move is searched.
-        root_moves: Some(0b11_1111),
-        ..Limits::default()
-    };
-    let r = engine
-        .search(&MancalaGame::new(pos), &limits, |_| {})
-        .unwrap();
-    assert!(r.last.solved, "{pos}: not solved at depth {}", r.last.depth);
+    let r = solved_search(engine, pos);
     let margin = decode(r.last.score).map_or(0, |(m, _)| m);
     assert!(margin != 0 || r.last.score == 0, "{pos}: {}", r.last.score);
     (margin, r.best.unwrap())

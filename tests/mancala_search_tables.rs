@@ -10,11 +10,11 @@ use std::collections::HashMap;
 use std::path::Path;
 use std::sync::Arc;
 
-use common::mancala::{child_value, minimax};
+use common::mancala::{child_value, minimax, solved_search as solve};
 use common::{Rng, fails, oware, uci_session};
 use oware::mancala::search::decode;
 use oware::mancala::{Mancala, MancalaGame, MancalaPosition, MancalaRules, MancalaTables};
-use oware::search::{Engine, Limits, SearchGame, SearchResult};
+use oware::search::{Engine, SearchGame, SearchResult};
 use oware::{Side, tb};
 
 /// The largest level built.
@@ -46,21 +46,6 @@ fn random_position(rng: &mut Rng, board: usize, empty_capture: bool) -> Option<M
         .ok()?
         .with_empty_capture(empty_capture);
     pos.end().is_none().then_some(pos)
-}
-
-/// The solved search of `pos` (every root move searched).
-fn solve(engine: &Engine<Mancala>, pos: MancalaPosition) -> SearchResult {
-    engine.clear();
-    let limits = Limits {
-        depth: Some(100),
-        root_moves: Some(0b11_1111),
-        ..Limits::default()
-    };
-    let r = engine
-        .search(&MancalaGame::new(pos), &limits, |_| {})
-        .unwrap();
-    assert!(r.last.solved, "{pos}: not solved at depth {}", r.last.depth);
-    r
 }
 
 /// The margin a solved score holds (0 for a draw).

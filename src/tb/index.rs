@@ -154,15 +154,22 @@ fn parts_of(mut r: u64, n: usize) -> (usize, u128) {
     debug_assert!(r < level_size(n));
     let j = (0..6).rposition(|j| BASE[n][j] <= r).unwrap_or(0);
     r -= BASE[n][j];
-    let total = n - j;
+    (j, composition::<PARTS>(r, n - j))
+}
+
+/// The composition of rank `r` of `total` seeds into `K` parts, one per
+/// byte of a word (part i in byte i), in the order of the stars-and-bars
+/// rank.
+#[inline(always)]
+fn composition<const K: usize>(mut r: u64, total: usize) -> u128 {
     // Recover the bar positions from the highest down: bar i is the largest
     // b below bar i + 1 with C(b, i) ≤ the remaining rank. The gaps between
     // bars are the parts, which hold few seeds, so a walk down from the
     // previous bar takes fewer steps than a binary search.
     let mut parts = 0u128;
-    let mut above = total + PARTS - 1;
+    let mut above = total + K - 1;
     let mut b = above;
-    for i in (1..PARTS).rev() {
+    for i in (1..K).rev() {
         // C(i − 1, i) = 0 ≤ r stops the walk.
         b -= 1;
         while binom(b, i) > r {
@@ -172,7 +179,7 @@ fn parts_of(mut r: u64, n: usize) -> (usize, u128) {
         parts |= ((above - b - 1) as u128) << (8 * i);
         above = b;
     }
-    (j, parts | above as u128)
+    parts | above as u128
 }
 
 /// The board word of 11 parts (one per byte) and the first empty opponent
@@ -312,22 +319,9 @@ pub fn unrank_full(r: u64, n: usize) -> [u8; 12] {
 }
 
 /// [`unrank_full`] as a word (see [`to_word`]).
-pub fn unrank_full_word(mut r: u64, n: usize) -> u128 {
+pub fn unrank_full_word(r: u64, n: usize) -> u128 {
     debug_assert!(r < full_level_size(n));
-    // As in `parts_of`: the bars from the highest down.
-    let mut parts = 0u128;
-    let mut above = n + FULL_PARTS - 1;
-    let mut b = above;
-    for i in (1..FULL_PARTS).rev() {
-        b -= 1;
-        while binom(b, i) > r {
-            b -= 1;
-        }
-        r -= binom(b, i);
-        parts |= ((above - b - 1) as u128) << (8 * i);
-        above = b;
-    }
-    parts | above as u128
+    composition::<FULL_PARTS>(r, n)
 }
 
 /// Iterates every board of a level in rank order (see [`rank_full`]),

@@ -3,7 +3,24 @@
 use std::collections::HashMap;
 
 use oware::Move;
-use oware::mancala::MancalaPosition;
+use oware::mancala::{Mancala, MancalaGame, MancalaPosition};
+use oware::search::{Engine, Limits, SearchResult};
+
+/// The solved search of `pos` by `engine` (cleared first; every root move
+/// searched, even a forced one), which must be solved.
+pub fn solved_search(engine: &Engine<Mancala>, pos: MancalaPosition) -> SearchResult {
+    engine.clear();
+    let limits = Limits {
+        depth: Some(100),
+        root_moves: Some(0b11_1111),
+        ..Limits::default()
+    };
+    let r = engine
+        .search(&MancalaGame::new(pos), &limits, |_| {})
+        .unwrap();
+    assert!(r.last.solved, "{pos}: not solved at depth {}", r.last.depth);
+    r
+}
 
 /// The final store difference under best play, for the side to move: the
 /// obvious recursion, memoised. After another go the same side moves, so
