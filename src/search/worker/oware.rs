@@ -36,6 +36,17 @@ impl OwareProbe {
     }
 }
 
+impl OwareProbe {
+    /// The seeds on the board of `pos`: seeds are never created or
+    /// destroyed, so the root's total less the stores (cheaper than a sum
+    /// of pits).
+    #[inline(always)]
+    pub(super) fn seeds_on_board(&self, pos: &Position) -> usize {
+        let [south, north] = pos.stores();
+        usize::from(self.total_seeds.wrapping_sub(south).wrapping_sub(north))
+    }
+}
+
 impl Worker<'_, Oware> {
     /// The score of a game that ends here for `reason`, after the sweep the
     /// rules make.

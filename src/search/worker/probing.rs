@@ -94,15 +94,7 @@ impl Worker<'_, Oware> {
         alpha: &mut i32,
         beta: &mut i32,
     ) -> Result<(i32, i32), i32> {
-        // Seeds are never created or destroyed, so the seeds on the board
-        // are the root's total less the stores (cheaper than a sum of pits).
-        let [south, north] = pos.stores();
-        let n = usize::from(
-            self.probe
-                .total_seeds
-                .wrapping_sub(south)
-                .wrapping_sub(north),
-        );
+        let n = self.probe.seeds_on_board(pos);
         if ply == 0 || self.probe.levels.get(n) != Some(&true) {
             return Ok((-INFINITE, INFINITE));
         }
@@ -155,15 +147,10 @@ impl Worker<'_, Oware> {
         if self.shared.rules.variant == Variant::Awari {
             return;
         }
-        let [south, north] = pos.stores();
-        let n = self
-            .probe
-            .total_seeds
-            .wrapping_sub(south)
-            .wrapping_sub(north);
-        // Children have at most the parent's seeds on the board; the levels
-        // loaded are all those up to a limit.
-        if self.probe.levels.get(usize::from(n)) != Some(&true) {
+        let n = self.probe.seeds_on_board(pos);
+        // Children have at most the parent's seeds on the board: none is
+        // probed above the loaded levels.
+        if self.probe.levels.get(n) != Some(&true) {
             return;
         }
         let me = pos.side_to_move();
@@ -176,7 +163,7 @@ impl Worker<'_, Oware> {
                 continue;
             }
             let child = &c.child;
-            let level = usize::from(n - c.captured);
+            let level = n - usize::from(c.captured);
             // A damaged level may be left closed below a loaded one.
             if self.probe.levels.get(level) != Some(&true) {
                 continue;
