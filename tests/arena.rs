@@ -427,6 +427,10 @@ fn bad_input_is_one_line_and_exit_2() {
         &["match", "self", "self:eval=/nonexistent"],
         "cannot read eval file",
     );
+    for odds in ["0", "-1", "NaN", "inf"] {
+        let arg = format!("--time-odds={odds}");
+        fails(&["match", "self", "self", &arg], "--time-odds");
+    }
 }
 
 #[test]
@@ -460,4 +464,78 @@ fn tiny_clocks_are_never_exceeded() {
     assert_eq!(v["games"], 4, "{v}");
     assert_eq!(v["forfeits"], serde_json::json!([]), "{v}");
     assert!(v["endings"].get("time").is_none(), "{v}");
+}
+
+/// Time odds: engine B (our UCI process, its input logged) plays on half
+/// A's clock. The referee gives each side its own base and increment, in
+/// the `go` commands and in the records, whichever side B plays.
+#[test]
+fn time_odds_give_engine_b_half_the_clock() {
+    let dir = tempfile::tempdir().unwrap();
+    let log = dir.path().join("b.log");
+    let ogn = dir.path().join("games.ogn");
+    let b = format!("uci:sh -c 'tee -a {} | {BIN} uci'", log.display());
+    let out = stdout(&[
+        "match",
+        "self",
+        &b,
+        "--tc",
+        "0.8+0.02",
+        "--time-odds",
+        "0.5",
+        "--games",
+        "2",
+        "--openings",
+        "start",
+        "--max-plies",
+        "16",
+        "--ogn",
+        ogn.to_str().unwrap(),
+        "--json",
+    ]);
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(v["time_control"], "0.8+0.02 against 0.4+0.01", "{v}");
+    assert_eq!(v["forfeits"], serde_json::json!([]), "{v}");
+    let games = std::fs::read_to_string(&ogn).unwrap();
+    let mut b_sides = Vec::new();
+    for r in games.split("\n\n\n").filter(|r| !r.trim().is_empty()) {
+        let rec = GameRecord::parse(r).unwrap();
+        assert_eq!(rec.tag("TimeControl"), None, "{r}");
+        let b_south = rec.tag("North") == Some("self");
+        let (b_tag, a_tag) = if b_south {
+            ("SouthTimeControl", "NorthTimeControl")
+        } else {
+            ("NorthTimeControl", "SouthTimeControl")
+        };
+        assert_eq!(rec.tag(b_tag), Some("0.4+0.01"), "{r}");
+        assert_eq!(rec.tag(a_tag), Some("0.8+0.02"), "{r}");
+        b_sides.push(b_south);
+    }
+    b_sides.sort();
+    assert_eq!(b_sides, [false, true], "{games}");
+    // Every `go` B was sent: its own increment is 10 ms, A's 20 ms, and its
+    // clock never holds more than its base and the increments of the game.
+    let sent = std::fs::read_to_string(&log).unwrap();
+    let gos: Vec<&str> = sent.lines().filter(|l| l.starts_with("go ")).collect();
+    assert!(gos.len() >= 8, "{sent}");
+    let mut seen = [false; 2];
+    for go in gos {
+        let w: Vec<&str> = go.split_whitespace().collect();
+        let field = |key: &str| -> u64 {
+            let i = w
+                .iter()
+                .position(|x| *x == key)
+                .unwrap_or_else(|| panic!("{go}"));
+            w[i + 1].parse().unwrap()
+        };
+        let (own, own_inc, other_inc) = match (field("winc"), field("binc")) {
+            (10, 20) => (field("wtime"), 10, 20),
+            (20, 10) => (field("btime"), 10, 20),
+            _ => panic!("increments of {go}"),
+        };
+        seen[usize::from(own_inc == 10 && field("winc") == 10)] = true;
+        assert!(own <= 400 + 8 * 10, "{go}");
+        assert!(other_inc > own_inc);
+    }
+    assert_eq!(seen, [true, true], "B played both sides: {sent}");
 }

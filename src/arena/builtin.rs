@@ -1,9 +1,10 @@
 //! The built-in engine as a player: `self` or `self:key=value,…` (hash,
-//! threads, tables, techniques switched, evaluation weights, time factor).
+//! threads, tables, techniques switched, evaluation weights, time factor,
+//! how a clock is spent).
 
 use super::engine::{Fault, MoveRequest, Player, PlayerFactory, TimeControl};
 use super::game::ArenaGame;
-use crate::search::{Clock, Engine, Features, Limits, Oware, SearchGame};
+use crate::search::{Clock, Engine, Features, Limits, Oware, Pace, SearchGame};
 use crate::{Move, Variant};
 use std::fmt;
 use std::path::PathBuf;
@@ -25,8 +26,11 @@ pub struct SelfOptions<G: SearchGame = Oware> {
     /// Evaluation weights.
     pub params: G::Params,
     /// Scales the time (movetime) or nodes per move this engine is given:
-    /// 2 thinks twice as long as its opponent (a clock is not scaled).
+    /// 2 thinks twice as long as its opponent (a clock is not scaled: the
+    /// match's time odds do that).
     pub time_factor: f64,
+    /// How a clock is spent.
+    pub pace: Pace,
     /// Search every move to this depth, whatever the match's time
     /// control.
     pub depth: Option<u32>,
@@ -52,6 +56,7 @@ impl<G: SearchGame> fmt::Debug for SelfOptions<G> {
             .field("features", &self.features)
             .field("params", &self.params)
             .field("time_factor", &self.time_factor)
+            .field("pace", &self.pace)
             .field("depth", &self.depth)
             .finish()
     }
@@ -87,9 +92,10 @@ pub fn parse_self(options: &str, variant: Variant) -> Result<SelfOptions, String
 /// Parses the options of `self:key=value,…` (the part after `self:`) for
 /// games of `G` under `rules`: hash, threads, db, tb-limit, reductions,
 /// capture-search (on, off or a number of plies), defer (the helper threads'
-/// scheme), table-order (moves ranked by the tables), eval (a file of weights), time (a factor on the time or nodes a
-/// move), depth (every move searched to this depth, whatever the time
-/// control), name.
+/// scheme), table-order (moves ranked by the tables), eval (a file of
+/// weights), time (a factor on the time or nodes a move), depth (every move
+/// searched to this depth, whatever the time control), pace-moves,
+/// pace-soft and pace-cap (how a clock is spent: [`Pace`]), name.
 pub fn parse_self_for<G: ArenaGame>(
     options: &str,
     rules: G::MatchRules,
@@ -102,6 +108,7 @@ pub fn parse_self_for<G: ArenaGame>(
         features: Features::DEFAULT,
         params: G::PARAMS,
         time_factor: 1.0,
+        pace: Pace::DEFAULT,
         depth: None,
     };
     let mut db: Option<PathBuf> = None;
@@ -123,6 +130,9 @@ pub fn parse_self_for<G: ArenaGame>(
             "reductions" => o.features.reductions = on_off(key, value)?,
             "defer" => o.features.defer = on_off(key, value)?,
             "table-order" => o.features.table_order = on_off(key, value)?,
+            "pace-moves" => o.pace.moves = number(key, value, |&x: &u32| (1..=1000).contains(&x))?,
+            "pace-soft" => o.pace.soft = number(key, value, |&x: &u32| (1..=1000).contains(&x))?,
+            "pace-cap" => o.pace.cap = number(key, value, |&x: &u32| (100..=1000).contains(&x))?,
             "time" => {
                 o.time_factor = number(key, value, |&x: &f64| {
                     x.is_finite() && x > 0.0 && x <= 1000.0
@@ -162,6 +172,7 @@ pub struct BuiltIn<G: SearchGame = Oware> {
     name: String,
     engine: Engine<G>,
     time_factor: f64,
+    pace: Pace,
     depth: Option<u32>,
 }
 
@@ -175,6 +186,7 @@ impl<G: SearchGame> BuiltIn<G> {
             name: o.name.clone(),
             engine,
             time_factor: o.time_factor,
+            pace: o.pace,
             depth: o.depth,
         }
     }
@@ -191,7 +203,10 @@ impl<G: ArenaGame> Player<G> for BuiltIn<G> {
     }
 
     fn choose(&mut self, game: &G::Game, request: &MoveRequest) -> Result<Move, Fault> {
-        let mut limits = Limits::default();
+        let mut limits = Limits {
+            pace: self.pace,
+            ..Limits::default()
+        };
         match request.tc {
             _ if self.depth.is_some() => limits.depth = self.depth,
             TimeControl::MoveTime(t) => limits.movetime = Some(t.mul_f64(self.time_factor)),
@@ -203,7 +218,7 @@ impl<G: ArenaGame> Player<G> for BuiltIn<G> {
                 let me = G::side_to_move(G::current(game));
                 limits.clock = Some(Clock {
                     time_left: request.time_left[me.index()],
-                    increment: request.increment,
+                    increment: request.increments[me.index()],
                     moves_to_go: None,
                 })
             }

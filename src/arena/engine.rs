@@ -44,6 +44,22 @@ impl fmt::Display for TimeControl {
     }
 }
 
+impl TimeControl {
+    /// This time control with `factor` times the time: the movetime, the
+    /// nodes, or the clock's base and increment (a depth is kept).
+    pub fn scaled(self, factor: f64) -> TimeControl {
+        match self {
+            TimeControl::MoveTime(t) => TimeControl::MoveTime(t.mul_f64(factor)),
+            TimeControl::Depth(d) => TimeControl::Depth(d),
+            TimeControl::Nodes(n) => TimeControl::Nodes(((n as f64 * factor) as u64).max(1)),
+            TimeControl::Clock { base, increment } => TimeControl::Clock {
+                base: base.mul_f64(factor),
+                increment: increment.mul_f64(factor),
+            },
+        }
+    }
+}
+
 /// Parses `BASE+INC` in seconds (`10+0.1`, `60`).
 pub fn parse_tc(text: &str) -> Result<TimeControl, String> {
     let bad = || format!("bad time control `{text}` (expected BASE+INC in seconds, e.g. 10+0.1)");
@@ -65,12 +81,12 @@ pub fn parse_tc(text: &str) -> Result<TimeControl, String> {
 /// What a player is asked for one move.
 #[derive(Copy, Clone, Debug)]
 pub struct MoveRequest {
-    /// The time control.
+    /// The mover's time control.
     pub tc: TimeControl,
     /// With a clock: the time left of South and North.
     pub time_left: [Duration; 2],
-    /// With a clock: the increment.
-    pub increment: Duration,
+    /// With a clock: the increments of South and North.
+    pub increments: [Duration; 2],
     /// How long to wait for an answer before calling it a hang.
     pub wait: Duration,
 }
@@ -187,6 +203,8 @@ mod tests {
         assert_eq!(o.features.capture_plies, 4);
         let o = parse_self("time=2", Variant::Abapa).unwrap();
         assert_eq!((o.time_factor, o.name.as_str()), (2.0, "self:time=2"));
+        let o = parse_self("pace-moves=20,pace-soft=80,pace-cap=250", Variant::Abapa).unwrap();
+        assert_eq!((o.pace.moves, o.pace.soft, o.pace.cap), (20, 80, 250));
         let o = parse_self("reductions=off", Variant::Abapa).unwrap();
         assert_eq!(o.name, "self:reductions=off");
         for bad in [
@@ -199,6 +217,8 @@ mod tests {
             "hash",
             "time=0",
             "time=inf",
+            "pace-moves=0",
+            "pace-cap=50",
         ] {
             assert!(parse_self(bad, Variant::Abapa).is_err(), "{bad}");
         }
@@ -216,10 +236,10 @@ mod tests {
         let r = MoveRequest {
             tc: parse_tc("1+0.1").unwrap(),
             time_left: [Duration::from_millis(900), Duration::from_secs(1)],
-            increment: Duration::from_millis(100),
+            increments: [Duration::from_millis(100), Duration::from_millis(50)],
             wait: Duration::from_secs(1),
         };
-        assert_eq!(go_command(&r), "go wtime 900 btime 1000 winc 100 binc 100");
+        assert_eq!(go_command(&r), "go wtime 900 btime 1000 winc 100 binc 50");
         assert!(parse_tc("x").is_err() && parse_tc("0+0").is_err() && parse_tc("-1").is_err());
     }
 }

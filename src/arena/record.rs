@@ -17,15 +17,17 @@ pub struct RecordInfo<'a> {
     pub south: &'a str,
     /// North's engine.
     pub north: &'a str,
-    /// The time control, e.g. `movetime 100 ms` or `10+0.1`.
-    pub time_control: &'a str,
+    /// South's and North's time controls, e.g. `movetime 100 ms` or
+    /// `10+0.1`.
+    pub time_controls: [&'a str; 2],
     /// With a clock: how far past its time an engine may answer.
     pub clock_margin: Option<Duration>,
 }
 
 /// The OGN record of `played`: the game with the tags Event, Round, South,
-/// North, TimeControl, Termination, Winner (South, North or draw; the
-/// Result tag gives the stores), and with a clock the time left of each side
+/// North, TimeControl (SouthTimeControl and NorthTimeControl when they
+/// differ), Termination, Winner (South, North or draw; the Result tag gives
+/// the stores), and with a clock the time left of each side
 /// at the end and the margin; the game's own tags besides (Mancala's
 /// `Variant` and `EmptyCapture`).
 pub fn record<G: ArenaGame>(played: &PlayedGame<G>, info: &RecordInfo<'_>) -> GameRecord {
@@ -42,10 +44,16 @@ pub fn record<G: ArenaGame>(played: &PlayedGame<G>, info: &RecordInfo<'_>) -> Ga
         ("Round", round),
         ("South", info.south.to_string()),
         ("North", info.north.to_string()),
-        ("TimeControl", info.time_control.to_string()),
-        ("Termination", termination),
-        ("Winner", winner.to_string()),
     ];
+    match info.time_controls {
+        [south, north] if south == north => tags.push(("TimeControl", south.to_string())),
+        [south, north] => {
+            tags.push(("SouthTimeControl", south.to_string()));
+            tags.push(("NorthTimeControl", north.to_string()));
+        }
+    }
+    tags.push(("Termination", termination));
+    tags.push(("Winner", winner.to_string()));
     if let Some(left) = played.time_left {
         tags.push(("SouthTimeLeft", secs(left[0])));
         tags.push(("NorthTimeLeft", secs(left[1])));

@@ -15,8 +15,11 @@ use crate::tb::probe::Verdict;
 pub struct GameSettings<G: ArenaGame = Oware> {
     /// The rules (with the ending options).
     pub rules: G::MatchRules,
-    /// The time control.
+    /// Engine A's time control.
     pub tc: TimeControl,
+    /// Engine B's time as a multiple of A's (1: even; 0.5: half the
+    /// time): its movetime, nodes, or clock base and increment.
+    pub odds: f64,
     /// With a clock: how far past its time an engine may answer and still
     /// not lose on time.
     pub clock_margin: Duration,
@@ -41,12 +44,23 @@ impl<G: ArenaGame> Clone for GameSettings<G> {
 }
 
 impl<G: ArenaGame> GameSettings<G> {
-    /// Settings with no adjudication, margins of 1 s (hang) and 50 ms
+    /// The time controls of South and North when engine A plays
+    /// `a_side`.
+    pub fn time_controls(&self, a_side: Side) -> [TimeControl; 2] {
+        let (a, b) = (self.tc, self.tc.scaled(self.odds));
+        match a_side {
+            Side::South => [a, b],
+            Side::North => [b, a],
+        }
+    }
+
+    /// Settings with even time, no adjudication, margins of 1 s (hang) and 50 ms
     /// (clock), 60 s for untimed moves.
     pub fn new(rules: G::MatchRules, tc: TimeControl) -> GameSettings<G> {
         GameSettings {
             rules,
             tc,
+            odds: 1.0,
             clock_margin: Duration::from_millis(50),
             hang_margin: Duration::from_secs(1),
             untimed_wait: Duration::from_secs(60),
@@ -134,7 +148,8 @@ fn by_stores<G: ArenaGame>(game: &G::Game) -> Option<Side> {
 }
 
 /// Plays `start` (a game in progress: the opening) to the end, `south` and
-/// `north` choosing the moves. Every failure of a player ends the game as a
+/// `north` choosing the moves under their time controls `tcs` (South's,
+/// North's; the settings' own `tc` and `odds` are not read). Every failure of a player ends the game as a
 /// loss for it (and the player is told, to restart). The side to move is
 /// asked for each move, so after another go the same player moves again.
 pub fn play_game<G: ArenaGame>(
@@ -142,18 +157,21 @@ pub fn play_game<G: ArenaGame>(
     north: &mut dyn Player<G>,
     start: G::Game,
     settings: &GameSettings<G>,
+    tcs: [TimeControl; 2],
 ) -> PlayedGame<G> {
     let mut game = start;
-    let clock = match settings.tc {
+    let clocks = tcs.map(|tc| match tc {
         TimeControl::Clock { base, increment } => Some((base, increment)),
         _ => None,
-    };
-    let mut time_left = [clock.map_or(Duration::ZERO, |c| c.0); 2];
+    });
+    let timed = clocks.iter().any(Option::is_some);
+    let mut time_left = clocks.map(|c| c.map_or(Duration::ZERO, |c| c.0));
+    let increments = clocks.map(|c| c.map_or(Duration::ZERO, |c| c.1));
     let finish = |game: G::Game, winner, termination, time_left: [Duration; 2]| PlayedGame {
         game,
         winner,
         termination,
-        time_left: clock.map(|_| time_left),
+        time_left: timed.then_some(time_left),
     };
     for side in Side::ALL {
         let player: &mut dyn Player<G> = match side {
@@ -197,7 +215,7 @@ pub fn play_game<G: ArenaGame>(
             Side::South => &mut *south,
             Side::North => &mut *north,
         };
-        let wait = match settings.tc {
+        let wait = match tcs[me.index()] {
             TimeControl::MoveTime(t) => t + settings.hang_margin,
             TimeControl::Clock { .. } => {
                 time_left[me.index()] + settings.clock_margin + settings.hang_margin
@@ -205,9 +223,9 @@ pub fn play_game<G: ArenaGame>(
             TimeControl::Depth(_) | TimeControl::Nodes(_) => settings.untimed_wait,
         };
         let request = MoveRequest {
-            tc: settings.tc,
+            tc: tcs[me.index()],
             time_left,
-            increment: clock.map_or(Duration::ZERO, |c| c.1),
+            increments,
             wait,
         };
         let started = Instant::now();
@@ -217,7 +235,7 @@ pub fn play_game<G: ArenaGame>(
             Ok(mv) => mv,
             Err(fault) => {
                 player.faulted();
-                let termination = match (clock, &fault) {
+                let termination = match (clocks[me.index()], &fault) {
                     (Some(_), Fault::Hang(_)) => Termination::Time {
                         side: me,
                         used,
@@ -228,7 +246,7 @@ pub fn play_game<G: ArenaGame>(
                 return finish(game, Some(me.opponent()), termination, time_left);
             }
         };
-        if let Some((_, increment)) = clock {
+        if let Some((_, increment)) = clocks[me.index()] {
             let left = time_left[me.index()];
             if used > left + settings.clock_margin {
                 player.faulted();

@@ -65,7 +65,7 @@ pub struct MatchSummary {
     pub a: String,
     /// Engine B's name.
     pub b: String,
-    /// The time control.
+    /// The time control: A's, and B's after `against` when they differ.
     pub time_control: String,
     /// W/D/L from A's side.
     pub wdl: Wdl,
@@ -244,9 +244,10 @@ fn one_game<G: ArenaGame>(
     settings: &GameSettings<G>,
 ) -> Result<PlayedGame<G>, String> {
     let start = opening.game::<G>(settings.rules)?;
+    let tcs = settings.time_controls(a_side);
     Ok(match a_side {
-        Side::South => play_game(a, b, start, settings),
-        Side::North => play_game(b, a, start, settings),
+        Side::South => play_game(a, b, start, settings, tcs),
+        Side::North => play_game(b, a, start, settings, tcs),
     })
 }
 
@@ -263,7 +264,14 @@ pub fn run_match<G: ArenaGame>(
     let mut summary = MatchSummary {
         a: config.a.name().to_string(),
         b: config.b.name().to_string(),
-        time_control: config.settings.tc.to_string(),
+        time_control: {
+            let [a, b] = config.settings.time_controls(Side::South);
+            if a == b {
+                a.to_string()
+            } else {
+                format!("{a} against {b}")
+            }
+        },
         sprt: config.sprt.map(|s| (s, 0.0, None)),
         series: config.series.map(|f| (f, [0; 3])),
         ..MatchSummary::default()

@@ -249,11 +249,13 @@ pub fn go_command(request: &MoveRequest) -> String {
         TimeControl::Nodes(n) => format!("go nodes {n}"),
         TimeControl::Clock { .. } => {
             let ms = |d: Duration| d.as_millis();
-            let inc = ms(request.increment);
+            let [south, north] = [Side::South, Side::North].map(|s| s.index());
             format!(
-                "go wtime {} btime {} winc {inc} binc {inc}",
-                ms(request.time_left[Side::South.index()]),
-                ms(request.time_left[Side::North.index()])
+                "go wtime {} btime {} winc {} binc {}",
+                ms(request.time_left[south]),
+                ms(request.time_left[north]),
+                ms(request.increments[south]),
+                ms(request.increments[north])
             )
         }
     }

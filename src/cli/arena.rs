@@ -61,6 +61,15 @@ pub struct MatchArgs {
     /// A clock BASE+INC in seconds (e.g. 10+0.1): running out loses.
     #[arg(long, value_name = "BASE+INC")]
     tc: Option<String>,
+    /// Engine B's time as a multiple of A's: its movetime, nodes, or clock
+    /// base and increment (0.5: half the time).
+    #[arg(
+        long,
+        value_name = "FACTOR",
+        default_value_t = 1.0,
+        conflicts_with = "depth"
+    )]
+    time_odds: f64,
     /// How far past its clock (ms) an engine may answer and not lose on time.
     #[arg(long, default_value_t = 50)]
     clock_margin: u64,
@@ -204,7 +213,11 @@ fn play<G: MatchGame>(args: &MatchArgs, rules: G::MatchRules) -> Result<()> {
     };
     let a = parse_spec_for::<G>(&args.a, rules).map_err(|e| anyhow!(e))?;
     let b = parse_spec_for::<G>(&args.b, rules).map_err(|e| anyhow!(e))?;
+    if !(args.time_odds.is_finite() && args.time_odds > 0.0 && args.time_odds <= 1000.0) {
+        bail!("--time-odds must be a factor above 0 and at most 1000");
+    }
     let mut settings = GameSettings::<G>::new(rules, tc);
+    settings.odds = args.time_odds;
     settings.clock_margin = Duration::from_millis(args.clock_margin);
     settings.hang_margin = Duration::from_millis(args.hang_margin);
     settings.untimed_wait = Duration::from_millis(args.timeout);
@@ -247,7 +260,6 @@ fn play<G: MatchGame>(args: &MatchArgs, rules: G::MatchRules) -> Result<()> {
     } else {
         ProgressBar::hidden()
     };
-    let tc_text = tc.to_string();
     let margin = matches!(tc, TimeControl::Clock { .. }).then_some(config.settings.clock_margin);
     let mut write_error = None;
     let summary = run_match(&config, |report, summary| {
@@ -256,6 +268,10 @@ fn play<G: MatchGame>(args: &MatchArgs, rules: G::MatchRules) -> Result<()> {
                 oware::Side::South => (&summary.a, &summary.b),
                 oware::Side::North => (&summary.b, &summary.a),
             };
+            let [south_tc, north_tc] = config
+                .settings
+                .time_controls(report.a_side)
+                .map(|tc| tc.to_string());
             let rec = record(
                 &report.played,
                 &RecordInfo {
@@ -263,7 +279,7 @@ fn play<G: MatchGame>(args: &MatchArgs, rules: G::MatchRules) -> Result<()> {
                     round: report.number,
                     south,
                     north,
-                    time_control: &tc_text,
+                    time_controls: [&south_tc, &north_tc],
                     clock_margin: margin,
                 },
             );

@@ -13,6 +13,37 @@ pub struct Clock {
     pub moves_to_go: Option<u32>,
 }
 
+/// How a clock is spent: the time manager's settings. The compiled-in
+/// values ([`Pace::DEFAULT`]) are the ones matches kept; the match tool's
+/// `self:pace-…` options try others.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct Pace {
+    /// The moves the game is taken to last still, when the clock does not
+    /// say (`movestogo`): a move's share is the time left over these.
+    pub moves: u32,
+    /// Percent of the move's share after which no iteration starts, before
+    /// the scaling by how settled the search is.
+    pub soft: u32,
+    /// Percent of the share an iteration may run on to (at most a quarter
+    /// of the time left).
+    pub cap: u32,
+}
+
+impl Pace {
+    /// The time manager's settings unless told otherwise.
+    pub const DEFAULT: Pace = Pace {
+        moves: 30,
+        soft: 50,
+        cap: 300,
+    };
+}
+
+impl Default for Pace {
+    fn default() -> Pace {
+        Pace::DEFAULT
+    }
+}
+
 /// When to stop searching. With nothing set, the search runs until stopped.
 #[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
 pub struct Limits {
@@ -27,6 +58,8 @@ pub struct Limits {
     /// Search only these root moves: a bit for each house (0..5) of the
     /// side to move. The search then always searches, even a forced move.
     pub root_moves: Option<u8>,
+    /// How a clock is spent.
+    pub pace: Pace,
 }
 
 /// Deadlines derived from limits at the start of a search.
@@ -76,21 +109,25 @@ impl Limits {
         }
         if let Some(c) = self.clock {
             // An even share of the time left over the moves still to play
-            // (assume 30 when unknown), plus most of the increment; never
-            // more than a third of what is left.
-            let moves = c.moves_to_go.unwrap_or(30).max(1);
+            // (the pace's guess when unknown), plus most of the increment;
+            // never more than a third of what is left.
+            let pace = self.pace;
+            let moves = c.moves_to_go.unwrap_or(pace.moves).max(1);
             let left = c.time_left.saturating_sub(OVERHEAD);
             let share = left / moves + c.increment * 4 / 5;
             let target = share.min(left / 3).max(Duration::from_millis(1));
-            // An iteration may run on to three shares, at most a quarter of
-            // what is left; short of time (under a second) not past its
-            // share, so that a slow answer never costs the game.
+            // An iteration may run on to the pace's cap (three shares), at
+            // most a quarter of what is left; short of time (under a
+            // second) not past its share, so that a slow answer never costs
+            // the game.
+            let percent = |d: Duration, p: u32| d * p / 100;
             let cap = if left < LOW_TIME {
                 target
             } else {
-                (target * 3).min(left / 4).max(target)
+                percent(target, pace.cap).min(left / 4).max(target)
             };
-            soft = Some(soft.map_or(start + target / 2, |s: Instant| s.min(start + target / 2)));
+            let begin = start + percent(target, pace.soft).min(cap);
+            soft = Some(soft.map_or(begin, |s: Instant| s.min(begin)));
             hard = Some(hard.map_or(start + cap, |h: Instant| h.min(start + cap)));
         }
         Deadlines { soft, hard }
@@ -117,5 +154,40 @@ mod tests {
         assert!(d.soft.expect("a deadline") <= d.hard.unwrap());
         let d = Limits::movetime(Duration::ZERO).deadlines(start);
         assert!(d.hard.unwrap() - start <= Duration::from_millis(2));
+    }
+
+    #[test]
+    fn the_pace_sets_the_share_and_the_deadlines() {
+        let start = Instant::now();
+        let clock = |pace: Pace| Limits {
+            clock: Some(Clock {
+                time_left: Duration::from_millis(6_015),
+                increment: Duration::from_millis(100),
+                moves_to_go: None,
+            }),
+            pace,
+            ..Limits::default()
+        };
+        let ms = |d: Option<Instant>| (d.unwrap() - start).as_millis();
+        // 6000 ms over 30 moves plus 80 % of the increment: a share of 280
+        // ms; iterations start until half of it and run on to three.
+        let d = clock(Pace::DEFAULT).deadlines(start);
+        assert_eq!((ms(d.soft), ms(d.hard)), (140, 840));
+        let d = clock(Pace {
+            moves: 20,
+            soft: 100,
+            cap: 200,
+        })
+        .deadlines(start);
+        assert_eq!((ms(d.soft), ms(d.hard)), (380, 760));
+        // The cap bounds the soft deadline, a quarter of the time left the
+        // cap.
+        let d = clock(Pace {
+            moves: 5,
+            soft: 900,
+            cap: 300,
+        })
+        .deadlines(start);
+        assert_eq!((ms(d.soft), ms(d.hard)), (1500, 1500));
     }
 }

@@ -21,5 +21,5 @@ pub use engine::{Engine, Iteration, SearchError, SearchResult};
 pub use eval::{EvalParams, Evaluator};
 pub use features::Features;
 pub use game::SearchGame;
-pub use limits::{Clock, Limits};
+pub use limits::{Clock, Limits, Pace};
 pub use oware::{Oware, PROVEN, WIN};
