@@ -19,29 +19,22 @@
 
 pub mod arena;
 pub mod book;
-mod bytes;
-pub mod captures;
-pub mod game;
 pub mod mancala;
-pub mod moves;
-pub mod notation;
 pub mod ogn;
 pub mod perft;
-pub mod position;
 pub mod report;
 pub mod rules;
 pub mod search;
 pub mod serve;
-pub mod side;
 pub mod tb;
 pub mod tune;
 pub mod uci;
 
-pub use captures::Captures;
-pub use game::{Game, Outcome};
-pub use moves::{Move, MoveList};
-pub use notation::{NotationError, format_moves, parse_moves};
 pub use perft::{divide, perft};
-pub use position::{EndReason, MoveError, Position};
+pub use rules::captures::Captures;
+pub use rules::game::{Game, Outcome};
+pub use rules::moves::{Move, MoveList};
+pub use rules::notation::{NotationError, format_moves, parse_moves};
+pub use rules::position::{EndReason, MoveError, Position};
+pub use rules::side::Side;
 pub use rules::{RuleSet, Rules, Variant};
-pub use side::Side;

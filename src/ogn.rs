@@ -6,7 +6,7 @@
 
 use std::fmt;
 
-use crate::position::MoveError;
+use crate::MoveError;
 use crate::{Game, Move, NotationError, Position, Rules, Side, Variant};
 
 /// What is wrong with an OGN record.

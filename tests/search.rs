@@ -349,7 +349,7 @@ fn repetitions_of_the_games_history_are_seen() {
     {
         let (start, moves) = line.split_once(' ').unwrap();
         let pos: Position = start.parse().unwrap();
-        let moves = oware::notation::parse_moves(moves.trim()).unwrap();
+        let moves = oware::parse_moves(moves.trim()).unwrap();
         let (last, before) = moves.split_last().unwrap();
         let mut game = Game::new(pos, Rules::ABAPA);
         game.play_all(before).unwrap();

@@ -3,7 +3,7 @@
 
 use std::fmt;
 
-use crate::notation::{BoardText, NotationError, write_board};
+use crate::rules::notation::{BoardText, NotationError, write_board};
 use crate::{Move, MoveList, Side};
 
 /// The most seeds a game holds: seven a house (the largest start).

@@ -4,7 +4,7 @@
 //! 0..5. Moves are made with the ordinary [`Position`] code (South to move),
 //! so the tables follow exactly the same rules as the referee.
 
-use crate::position::capture_run;
+use crate::rules::position::capture_run;
 use crate::{Move, Position, Side, Variant};
 
 /// The board of `pos` seen from its side to move.

@@ -9,9 +9,9 @@
 //! every landing pit at once. Pits holding a lap's worth of seeds (twelve or
 //! more) are sown in full.
 
+use super::bytes::{LOW_BYTES, ROW, at_least, bytes_set, max_byte, prefix_sums, running_max};
+use super::{GrandSlam, Starving, Variant};
 use crate::Position;
-use crate::bytes::{LOW_BYTES, ROW, at_least, bytes_set, max_byte, prefix_sums, running_max};
-use crate::rules::{GrandSlam, Starving, Variant};
 
 /// What each of the side to move's six pits would capture if sown, one
 /// byte per house (see [`Position::captures`]).

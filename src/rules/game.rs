@@ -1,7 +1,7 @@
 //! The referee: a position plus the history since the last capture, applying
 //! moves and detecting every way a game ends.
 
-use crate::position::{EndReason, MoveError};
+use super::position::{EndReason, MoveError};
 use crate::{Move, Position, Rules, Side};
 
 /// How a finished game ended.

@@ -3,9 +3,9 @@
 
 use std::fmt;
 
-use crate::bytes::{HIGH_BYTES, ROW, at_least, byte_sum};
-use crate::notation::{BoardText, NotationError, write_board};
-use crate::rules::{EndlessPlay, GrandSlam, Starving, Variant, WINNING_SEEDS};
+use super::bytes::{HIGH_BYTES, ROW, at_least, byte_sum};
+use super::notation::{BoardText, NotationError, write_board};
+use super::{EndlessPlay, GrandSlam, Starving, Variant, WINNING_SEEDS};
 use crate::{Move, MoveList, Side};
 
 /// Seeds in a full game.
