@@ -98,15 +98,7 @@ fn a_mancala_game_by_link_with_another_go_illegal_moves_and_a_record_that_replay
     let mut rng = Lcg(11);
     let mut state = after;
     while state["status"] == "ongoing" {
-        let legal = state["legal"].as_array().unwrap().clone();
-        let mv = str_of(&legal[rng.below(legal.len())]).to_string();
-        let token = if state["to_move"] == "S" {
-            &south
-        } else {
-            &north
-        };
-        let (status, next) = server.play(&id, &mv, token);
-        assert_eq!(status, 200, "{next}");
+        let next = server.play_random(&id, &state, [&south, &north], &mut rng);
         assert_eq!(ws.next()["ply"], next["ply"]);
         let goes = next["another_go"].as_array().unwrap();
         let gave = goes.last().unwrap() == true;

@@ -122,6 +122,17 @@ impl Server {
         )
     }
 
+    /// Plays a random one of `state`'s legal moves with the mover's token
+    /// (`tokens`: South's, North's); the move must be taken. The new state.
+    pub fn play_random(&self, id: &str, state: &Value, tokens: [&str; 2], rng: &mut Lcg) -> Value {
+        let legal = state["legal"].as_array().unwrap();
+        let mv = str_of(&legal[rng.below(legal.len())]);
+        let token = tokens[usize::from(state["to_move"] != "S")];
+        let (status, after) = self.play(id, mv, token);
+        assert_eq!(status, 200, "{mv} in {state}: {after}");
+        after
+    }
+
     pub fn socket(&self, id: &str) -> Socket {
         let url = format!(
             "{}/api/games/{id}/ws",
