@@ -28,6 +28,13 @@ fn main() -> ExitCode {
             return ExitCode::from(2);
         }
     };
+    if !cli.recovers_from_panics() {
+        let report = std::panic::take_hook();
+        std::panic::set_hook(Box::new(move |info| {
+            report(info);
+            std::process::abort();
+        }));
+    }
     match cli.run() {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {

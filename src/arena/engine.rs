@@ -46,15 +46,23 @@ impl fmt::Display for TimeControl {
 
 impl TimeControl {
     /// This time control with `factor` times the time: the movetime, the
-    /// nodes, or the clock's base and increment (a depth is kept).
+    /// nodes, or the clock's base and increment (a depth is kept). Times
+    /// are rounded to whole milliseconds, as the protocol sends them, and
+    /// nodes to a whole number; neither falls to zero unless it was.
     pub fn scaled(self, factor: f64) -> TimeControl {
+        let ms = |t: Duration| {
+            let scaled = (t.as_secs_f64() * 1000.0 * factor).round() as u64;
+            Duration::from_millis(if t.is_zero() { 0 } else { scaled.max(1) })
+        };
         match self {
-            TimeControl::MoveTime(t) => TimeControl::MoveTime(t.mul_f64(factor)),
+            TimeControl::MoveTime(t) => TimeControl::MoveTime(ms(t)),
             TimeControl::Depth(d) => TimeControl::Depth(d),
-            TimeControl::Nodes(n) => TimeControl::Nodes(((n as f64 * factor) as u64).max(1)),
+            TimeControl::Nodes(n) => {
+                TimeControl::Nodes(((n as f64 * factor).round() as u64).max(1))
+            }
             TimeControl::Clock { base, increment } => TimeControl::Clock {
-                base: base.mul_f64(factor),
-                increment: increment.mul_f64(factor),
+                base: ms(base),
+                increment: ms(increment),
             },
         }
     }
@@ -190,6 +198,22 @@ pub fn parse_spec_for<G: ArenaGame>(
 mod tests {
     use super::*;
     use crate::{Game, Position};
+
+    #[test]
+    fn scaled_time_controls_keep_whole_milliseconds() {
+        let clock = |b, i| TimeControl::Clock {
+            base: Duration::from_millis(b),
+            increment: Duration::from_millis(i),
+        };
+        assert_eq!(clock(10_000, 100).scaled(0.5), clock(5_000, 50));
+        assert_eq!(clock(1_000, 0).scaled(0.0001), clock(1, 0));
+        assert_eq!(clock(100, 1).scaled(1.004), clock(100, 1));
+        let movetime = |t| TimeControl::MoveTime(Duration::from_millis(t));
+        assert_eq!(movetime(100).scaled(1.0 / 3.0), movetime(33));
+        assert_eq!(movetime(1).scaled(0.5), movetime(1));
+        assert_eq!(TimeControl::Nodes(90).scaled(0.7), TimeControl::Nodes(63));
+        assert_eq!(TimeControl::Depth(7).scaled(0.5), TimeControl::Depth(7));
+    }
 
     #[test]
     fn self_options() {

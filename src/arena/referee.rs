@@ -149,7 +149,9 @@ fn by_stores<G: ArenaGame>(game: &G::Game) -> Option<Side> {
 
 /// Plays `start` (a game in progress: the opening) to the end, `south` and
 /// `north` choosing the moves under their time controls `tcs` (South's,
-/// North's; the settings' own `tc` and `odds` are not read). Every failure of a player ends the game as a
+/// North's; the settings' own `tc` and `odds` are not read). Both should be
+/// of one kind: a side without a clock has none to show, so a clocked
+/// opponent is told it has 0 ms and no increment. Every failure of a player ends the game as a
 /// loss for it (and the player is told, to restart). The side to move is
 /// asked for each move, so after another go the same player moves again.
 pub fn play_game<G: ArenaGame>(

@@ -78,6 +78,15 @@ enum Command {
 
 impl Cli {
     /// Runs the command.
+    /// Whether the command recovers from a panic: only the web board does
+    /// (its catch-panic layer answers 500, its engine pool restarts a
+    /// search). Every other command should rather end at once, as a crash,
+    /// than leave a GUI or a match waiting for an answer.
+    pub fn recovers_from_panics(&self) -> bool {
+        matches!(self.command, Some(Command::Serve(_)))
+    }
+
+    /// Runs the command.
     pub fn run(self) -> Result<()> {
         match self.command {
             None => {
