@@ -1,6 +1,6 @@
 //! An opening book of the engine's own: positions near the start with the
 //! value of each move, grown best first from deep searches (see
-//! [`build`]), kept in a small checked file (see [`file`]), and played
+//! [`build`]), kept in a small checked file (see [`mod@file`]), and played
 //! with a choice among the moves that are nearly as good as the best.
 
 pub mod build;

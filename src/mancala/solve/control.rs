@@ -23,7 +23,7 @@ impl Control {
         }
     }
 
-    /// Asks every searcher to give up soon (within [`CHECK_EVERY`] boards).
+    /// Asks every searcher to give up soon (within `CHECK_EVERY` boards).
     pub fn stop(&self) {
         self.stop.store(true, Ordering::Relaxed);
     }
@@ -33,7 +33,7 @@ impl Control {
         self.stop.load(Ordering::Relaxed)
     }
 
-    /// Boards searched so far, to within [`CHECK_EVERY`] a searcher.
+    /// Boards searched so far, to within `CHECK_EVERY` a searcher.
     pub fn nodes(&self) -> u64 {
         self.nodes.load(Ordering::Relaxed)
     }

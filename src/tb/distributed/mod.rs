@@ -4,7 +4,7 @@
 //! Each level's boards are split among the R ranks in contiguous ranges of
 //! the index (rank k owns ranks `k·size/R .. (k+1)·size/R`), and each rank
 //! keeps the 3-byte records of its range only. The algorithm is the
-//! single-process one (see [`super::build`]), threshold by threshold, with
+//! single-process one (see [`mod@super::build`]), threshold by threshold, with
 //! the cross-rank parts made explicit:
 //!
 //! - The pass over the moves is local: captures are looked up in the lower
@@ -86,7 +86,7 @@ const PRESENT: u64 = 0;
 const ABSENT: u64 = 1;
 const FOREIGN: u64 = 2;
 
-/// [`super::build`] for a process of an MPI job: every rank calls it; rank
+/// [`fn@super::build`] for a process of an MPI job: every rank calls it; rank
 /// 0 takes the folder's lock, decides which levels are present, writes the
 /// files and calls `report` after each level.
 pub fn build(
