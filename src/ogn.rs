@@ -82,6 +82,10 @@ pub struct GameRecord {
     /// The capture mark of each move (`Some(2)` for `a+2`), parallel to
     /// `moves`; `None` (or a missing entry) means the move is not marked.
     pub captures: Vec<Option<u8>>,
+    /// A comment written after each move (`{0.250s}`), parallel to
+    /// `moves`; `None` or a missing entry for none. Parsing skips comments,
+    /// so a parsed record has none.
+    pub comments: Vec<Option<String>>,
 }
 
 impl GameRecord {
@@ -367,6 +371,11 @@ impl fmt::Display for GameRecord {
                 None => String::new(),
             };
             push(f, format!("{}{mark}", mv.letter()))?;
+            if let Some(comment) = self.comments.get(i).and_then(Option::as_ref) {
+                // Braces nest and close comments: keep them out.
+                let text = comment.replace('{', "(").replace('}', ")");
+                push(f, format!("{{{text}}}"))?;
+            }
         }
         // The result closes the moves; a Result tag that is not one (`?`)
         // is written as `*` so that the record reads back.

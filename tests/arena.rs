@@ -268,6 +268,14 @@ fn the_built_in_engine_against_our_uci_process() {
     for r in records {
         let rec = GameRecord::parse(r).unwrap();
         assert_eq!(rec.tag("TimeControl"), Some("depth 3"));
+        // Every move (the openings are positions) carries its time.
+        let times: Vec<f64> = r
+            .split('{')
+            .skip(1)
+            .map(|c| c.split_once("s}").unwrap().0.parse().unwrap())
+            .collect();
+        assert_eq!(times.len(), rec.moves.len(), "{r}");
+        assert!(times.iter().all(|t| (0.0..60.0).contains(t)), "{r}");
         assert!(rec.tag("Termination").is_some());
         let names = [rec.tag("South").unwrap(), rec.tag("North").unwrap()];
         assert!(names.contains(&"self"), "{names:?}");

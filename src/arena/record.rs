@@ -29,7 +29,8 @@ pub struct RecordInfo<'a> {
 /// differ), Termination, Winner (South, North or draw; the Result tag gives
 /// the stores), and with a clock the time left of each side
 /// at the end and the margin; the game's own tags besides (Mancala's
-/// `Variant` and `EmptyCapture`).
+/// `Variant` and `EmptyCapture`). Each move the engines played is followed
+/// by the time it took, as a comment (`{0.250s}`).
 pub fn record<G: ArenaGame>(played: &PlayedGame<G>, info: &RecordInfo<'_>) -> GameRecord {
     let round = info.round.to_string();
     let termination = played.termination.tag();
@@ -63,6 +64,16 @@ pub fn record<G: ArenaGame>(played: &PlayedGame<G>, info: &RecordInfo<'_>) -> Ga
     }
     let borrowed: Vec<(&str, &str)> = tags.iter().map(|(k, v)| (*k, v.as_str())).collect();
     let mut rec = G::record(&played.game, &borrowed);
+    // Each move the engines played carries the time it took; the
+    // opening's moves come first and carry none.
+    let opening = rec.moves.len().saturating_sub(played.move_times.len());
+    rec.comments = vec![None; opening];
+    rec.comments.extend(
+        played
+            .move_times
+            .iter()
+            .map(|t| Some(format!("{:.3}s", t.as_secs_f64()))),
+    );
     // An adjudicated or forfeited game is over although the rules did not
     // end it: the Result tag gives the stores then too.
     if G::ending(&played.game).is_none() {

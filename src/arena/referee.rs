@@ -136,6 +136,8 @@ pub struct PlayedGame<G: ArenaGame = Oware> {
     pub termination: Termination,
     /// With a clock: the time left of South and North at the end.
     pub time_left: Option<[Duration; 2]>,
+    /// The time each move after the opening took, as the referee saw it.
+    pub move_times: Vec<Duration>,
 }
 
 fn by_stores<G: ArenaGame>(game: &G::Game) -> Option<Side> {
@@ -169,12 +171,15 @@ pub fn play_game<G: ArenaGame>(
     let timed = clocks.iter().any(Option::is_some);
     let mut time_left = clocks.map(|c| c.map_or(Duration::ZERO, |c| c.0));
     let increments = clocks.map(|c| c.map_or(Duration::ZERO, |c| c.1));
-    let finish = |game: G::Game, winner, termination, time_left: [Duration; 2]| PlayedGame {
-        game,
-        winner,
-        termination,
-        time_left: timed.then_some(time_left),
-    };
+    let mut move_times = Vec::new();
+    let finish =
+        |game: G::Game, winner, termination, time_left: [Duration; 2], move_times| PlayedGame {
+            game,
+            winner,
+            termination,
+            time_left: timed.then_some(time_left),
+            move_times,
+        };
     for side in Side::ALL {
         let player: &mut dyn Player<G> = match side {
             Side::South => &mut *south,
@@ -187,13 +192,14 @@ pub fn play_game<G: ArenaGame>(
                 Some(side.opponent()),
                 Termination::Fault(side, fault),
                 time_left,
+                move_times,
             );
         }
     }
     loop {
         if let Some((winner, reason)) = G::ending(&game) {
             let termination = Termination::Rules(reason);
-            return finish(game, winner, termination, time_left);
+            return finish(game, winner, termination, time_left, move_times);
         }
         if let Some(tables) = &settings.tables
             && let Some((verdict, seeds)) = G::adjudicate(&game, tables)
@@ -204,13 +210,25 @@ pub fn play_game<G: ArenaGame>(
                 Verdict::ForcedLoss => Some(me.opponent()),
                 _ => None,
             };
-            return finish(game, winner, Termination::Tables(verdict, seeds), time_left);
+            return finish(
+                game,
+                winner,
+                Termination::Tables(verdict, seeds),
+                time_left,
+                move_times,
+            );
         }
         if let Some(cap) = settings.max_plies
             && G::moves(&game).len() >= cap
         {
             let winner = by_stores::<G>(&game);
-            return finish(game, winner, Termination::MaxPlies(cap), time_left);
+            return finish(
+                game,
+                winner,
+                Termination::MaxPlies(cap),
+                time_left,
+                move_times,
+            );
         }
         let me = G::side_to_move(G::current(&game));
         let player: &mut dyn Player<G> = match me {
@@ -245,7 +263,13 @@ pub fn play_game<G: ArenaGame>(
                     },
                     _ => Termination::Fault(me, fault),
                 };
-                return finish(game, Some(me.opponent()), termination, time_left);
+                return finish(
+                    game,
+                    Some(me.opponent()),
+                    termination,
+                    time_left,
+                    move_times,
+                );
             }
         };
         if let Some((_, increment)) = clocks[me.index()] {
@@ -257,14 +281,27 @@ pub fn play_game<G: ArenaGame>(
                     used,
                     left,
                 };
-                return finish(game, Some(me.opponent()), termination, time_left);
+                return finish(
+                    game,
+                    Some(me.opponent()),
+                    termination,
+                    time_left,
+                    move_times,
+                );
             }
             time_left[me.index()] = left.saturating_sub(used) + increment;
         }
         if mv.side() != me || G::play_move(&mut game, mv).is_err() {
             player.faulted();
             let termination = Termination::Fault(me, Fault::Illegal(mv.to_string()));
-            return finish(game, Some(me.opponent()), termination, time_left);
+            return finish(
+                game,
+                Some(me.opponent()),
+                termination,
+                time_left,
+                move_times,
+            );
         }
+        move_times.push(used);
     }
 }
