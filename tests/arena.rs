@@ -547,3 +547,35 @@ fn time_odds_give_engine_b_half_the_clock() {
     }
     assert_eq!(seen, [true, true], "B played both sides: {sent}");
 }
+
+/// A long match killed midway: its record file holds whole games only,
+/// each written when it ended (not when a buffer filled).
+#[test]
+fn a_match_cut_short_keeps_every_game_it_finished() {
+    let dir = tempfile::tempdir().unwrap();
+    let ogn = dir.path().join("games.ogn");
+    let mut child = std::process::Command::new(BIN)
+        .args(["match", "self", "self", "--depth", "2", "--games", "100000"])
+        .args(["--openings", "start", "--ogn", ogn.to_str().unwrap()])
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(60);
+    let mut text = String::new();
+    while text.matches("[Event ").count() < 3 && std::time::Instant::now() < deadline {
+        std::thread::sleep(std::time::Duration::from_millis(20));
+        text = std::fs::read_to_string(&ogn).unwrap_or_default();
+    }
+    child.kill().unwrap();
+    child.wait().unwrap();
+    let games = text.matches("[Event ").count();
+    assert!(games >= 3, "{games} games in 60 s: {text}");
+    assert!(text.ends_with("\n\n\n"), "a game cut in the middle: {text}");
+    for r in text.split("\n\n\n").filter(|r| !r.trim().is_empty()) {
+        GameRecord::parse(r)
+            .unwrap()
+            .replay(oware::Rules::ABAPA)
+            .unwrap();
+    }
+}

@@ -283,7 +283,9 @@ fn play<G: MatchGame>(args: &MatchArgs, rules: G::MatchRules) -> Result<()> {
                     clock_margin: margin,
                 },
             );
-            if let Err(e) = write!(out, "{rec}\n\n") {
+            // Each game reaches the file when it ends: a match cut short
+            // keeps every game it finished.
+            if let Err(e) = write!(out, "{rec}\n\n").and_then(|()| out.flush()) {
                 write_error.get_or_insert(e);
             }
         }
