@@ -435,6 +435,14 @@ fn bad_input_is_one_line_and_exit_2() {
         &["match", "self", "self:eval=/nonexistent"],
         "cannot read eval file",
     );
+    // A full disk stops the match at the first game it cannot keep.
+    fails(
+        &["match", "self", "self", "--depth", "1", "--games", "100000"]
+            .into_iter()
+            .chain(["--ogn", "/dev/full", "--openings", "start"])
+            .collect::<Vec<_>>(),
+        "cannot write /dev/full: No space left on device",
+    );
     for odds in ["0", "-1", "NaN", "inf"] {
         let arg = format!("--time-odds={odds}");
         fails(&["match", "self", "self", &arg], "--time-odds");

@@ -2,6 +2,7 @@
 //! series, several games at once, the running statistics and the SPRT stop.
 
 use std::collections::{BTreeMap, HashMap};
+use std::ops::ControlFlow;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU32, Ordering};
 use std::sync::mpsc::channel;
@@ -252,10 +253,11 @@ fn one_game<G: ArenaGame>(
 }
 
 /// Runs the match, calling `on_game` after each game with its report and the
-/// summary so far. Returns the final summary.
+/// summary so far; when it answers `Break` no further game starts (those in
+/// flight are played out and reported). Returns the final summary.
 pub fn run_match<G: ArenaGame>(
     config: &MatchConfig<G>,
-    mut on_game: impl FnMut(&GameReport<G>, &MatchSummary),
+    mut on_game: impl FnMut(&GameReport<G>, &MatchSummary) -> ControlFlow<()>,
 ) -> Result<MatchSummary, String> {
     if config.openings.is_empty() {
         return Err("no openings".into());
@@ -444,7 +446,9 @@ pub fn run_match<G: ArenaGame>(
                 result,
                 series: config.series.map(|_| unit + 1),
             };
-            on_game(&report, &summary);
+            if on_game(&report, &summary).is_break() {
+                stop.store(true, Ordering::Relaxed);
+            }
         }
     });
     if let Some(e) = error {

@@ -3,6 +3,7 @@
 
 use std::fs::File;
 use std::io::{BufWriter, IsTerminal, Write};
+use std::ops::ControlFlow;
 use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::Duration;
@@ -284,9 +285,11 @@ fn play<G: MatchGame>(args: &MatchArgs, rules: G::MatchRules) -> Result<()> {
                 },
             );
             // Each game reaches the file when it ends: a match cut short
-            // keeps every game it finished.
+            // keeps every game it finished. One that cannot be written
+            // (a full disk) stops the match.
             if let Err(e) = write!(out, "{rec}\n\n").and_then(|()| out.flush()) {
                 write_error.get_or_insert(e);
+                return ControlFlow::Break(());
             }
         }
         let w = summary.wdl;
@@ -299,14 +302,20 @@ fn play<G: MatchGame>(args: &MatchArgs, rules: G::MatchRules) -> Result<()> {
         }
         bar.set_position(u64::from(w.games()));
         bar.set_message(msg);
+        ControlFlow::Continue(())
     })
     .map_err(|e| anyhow!(e))?;
     bar.finish_and_clear();
-    if let Some(mut out) = ogn {
+    if let (Some(mut out), Some(path)) = (ogn, &args.ogn) {
+        let games = summary.wdl.games();
         if let Some(e) = write_error {
-            bail!("cannot write the OGN file: {e}");
+            bail!(
+                "cannot write {}: {e} (the match stopped after {games} games)",
+                path.display()
+            );
         }
-        out.flush().context("cannot write the OGN file")?;
+        out.flush()
+            .with_context(|| format!("cannot write {}", path.display()))?;
     }
     if args.json {
         output::line(summary.to_json());
