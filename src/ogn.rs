@@ -372,8 +372,12 @@ impl fmt::Display for GameRecord {
             };
             push(f, format!("{}{mark}", mv.letter()))?;
             if let Some(comment) = self.comments.get(i).and_then(Option::as_ref) {
-                // Braces nest and close comments: keep them out.
-                let text = comment.replace('{', "(").replace('}', ")");
+                // Braces nest and close comments, and a blank line would
+                // end the record: keep them out.
+                let text = comment
+                    .replace('{', "(")
+                    .replace('}', ")")
+                    .replace(['\n', '\r'], " ");
                 push(f, format!("{{{text}}}"))?;
             }
         }

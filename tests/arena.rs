@@ -587,3 +587,51 @@ fn a_match_cut_short_keeps_every_game_it_finished() {
             .unwrap();
     }
 }
+
+/// Openings given as move lists: their moves carry no time, every move the
+/// engines played does, in order.
+#[test]
+fn the_records_time_the_engines_moves_not_the_openings() {
+    let dir = tempfile::tempdir().unwrap();
+    let openings = dir.path().join("openings.txt");
+    std::fs::write(&openings, "FfA\n").unwrap();
+    let ogn = dir.path().join("games.ogn");
+    let out = stdout(&[
+        "match",
+        "self",
+        "self:depth=1",
+        "--depth",
+        "2",
+        "--games",
+        "2",
+        "--max-plies",
+        "12",
+        "--openings",
+        openings.to_str().unwrap(),
+        "--ogn",
+        ogn.to_str().unwrap(),
+    ]);
+    assert!(out.contains("2 games"), "{out}");
+    let text = std::fs::read_to_string(&ogn).unwrap();
+    for r in text.split("\n\n\n").filter(|r| !r.trim().is_empty()) {
+        let body = r.split("\n\n").nth(1).unwrap().replace('\n', " ");
+        let tokens: Vec<&str> = body
+            .split_whitespace()
+            .filter(|t| !t.ends_with('.'))
+            .collect();
+        // F f A, then nine moves each followed by its time, then the result.
+        assert!(!tokens[..3].iter().any(|t| t.starts_with('{')), "{body}");
+        let rest = &tokens[3..tokens.len() - 1];
+        assert_eq!(rest.len(), 18, "{body}");
+        for pair in rest.chunks(2) {
+            assert!(
+                pair[0].starts_with(|c: char| c.is_ascii_alphabetic()),
+                "{body}"
+            );
+            assert!(
+                pair[1].starts_with('{') && pair[1].ends_with("s}"),
+                "{body}"
+            );
+        }
+    }
+}

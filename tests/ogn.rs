@@ -136,9 +136,16 @@ fn malformed_capture_marks_and_results_are_bad_tokens() {
 #[test]
 fn comments_after_moves_are_written_and_read_past() {
     let mut record = GameRecord::parse("1. F f 2. B e").unwrap();
-    record.comments = vec![Some("0.250s".into()), None, Some("a {b} }".into())];
+    record.comments = vec![
+        Some("0.250s".into()),
+        Some("two\n\nlines".into()),
+        Some("a {b} }".into()),
+    ];
     let text = record.to_string();
-    assert!(text.contains("1. F {0.250s} f 2. B {a (b) )} e"), "{text}");
+    assert!(
+        text.contains("1. F {0.250s} f {two  lines} 2. B {a (b) )} e"),
+        "{text}"
+    );
     let back = GameRecord::parse(&text).unwrap();
     assert_eq!((back.moves, back.captures), (record.moves, record.captures));
     assert!(back.comments.is_empty());

@@ -253,8 +253,9 @@ fn one_game<G: ArenaGame>(
 }
 
 /// Runs the match, calling `on_game` after each game with its report and the
-/// summary so far; when it answers `Break` no further game starts (those in
-/// flight are played out and reported). Returns the final summary.
+/// summary so far; when it answers `Break` no further game starts, not even
+/// the second of a pair (those in flight are played out and reported).
+/// Returns the final summary.
 pub fn run_match<G: ArenaGame>(
     config: &MatchConfig<G>,
     mut on_game: impl FnMut(&GameReport<G>, &MatchSummary) -> ControlFlow<()>,
@@ -280,6 +281,8 @@ pub fn run_match<G: ArenaGame>(
     };
     let pairs = (config.games / 2).max(1);
     let stop = AtomicBool::new(false);
+    // Set when `on_game` breaks: not even the second game of a pair starts.
+    let abort = AtomicBool::new(false);
     let next_unit = AtomicU32::new(0);
     let games_started = AtomicU32::new(0);
     let (tx, rx) = channel::<Message<G>>();
@@ -287,7 +290,8 @@ pub fn run_match<G: ArenaGame>(
     std::thread::scope(|scope| {
         for _ in 0..config.concurrency.max(1) {
             let tx = tx.clone();
-            let (stop, next_unit, games_started) = (&stop, &next_unit, &games_started);
+            let (stop, abort) = (&stop, &abort);
+            let (next_unit, games_started) = (&next_unit, &games_started);
             scope.spawn(move || {
                 let players = config.a.make().and_then(|a| Ok((a, config.b.make()?)));
                 let (mut a, mut b) = match players {
@@ -309,6 +313,9 @@ pub fn run_match<G: ArenaGame>(
                             for (index, a_side) in
                                 [Side::South, Side::North].into_iter().enumerate()
                             {
+                                if abort.load(Ordering::Relaxed) {
+                                    return;
+                                }
                                 let played = match one_game(
                                     &mut *a,
                                     &mut *b,
@@ -343,6 +350,9 @@ pub fn run_match<G: ArenaGame>(
                             let mut series = Series::new(format).with_cap(config.series_cap);
                             let mut index = 0u32;
                             while !series.is_decided() {
+                                if abort.load(Ordering::Relaxed) {
+                                    return;
+                                }
                                 games_started.fetch_add(1, Ordering::Relaxed);
                                 let opening = &config.openings[((unit + index / 2) % n) as usize];
                                 let a_side = match series.first_mover() {
@@ -448,6 +458,7 @@ pub fn run_match<G: ArenaGame>(
             };
             if on_game(&report, &summary).is_break() {
                 stop.store(true, Ordering::Relaxed);
+                abort.store(true, Ordering::Relaxed);
             }
         }
     });

@@ -263,8 +263,11 @@ fn play<G: MatchGame>(args: &MatchArgs, rules: G::MatchRules) -> Result<()> {
     };
     let margin = matches!(tc, TimeControl::Clock { .. }).then_some(config.settings.clock_margin);
     let mut write_error = None;
+    let mut written = 0u32;
     let summary = run_match(&config, |report, summary| {
-        if let Some(out) = ogn.as_mut() {
+        // After a failed write nothing more goes to the file: a record cut
+        // short would otherwise sit between whole ones.
+        if let Some(out) = ogn.as_mut().filter(|_| write_error.is_none()) {
             let (south, north) = match report.a_side {
                 oware::Side::South => (&summary.a, &summary.b),
                 oware::Side::North => (&summary.b, &summary.a),
@@ -288,9 +291,10 @@ fn play<G: MatchGame>(args: &MatchArgs, rules: G::MatchRules) -> Result<()> {
             // keeps every game it finished. One that cannot be written
             // (a full disk) stops the match.
             if let Err(e) = write!(out, "{rec}\n\n").and_then(|()| out.flush()) {
-                write_error.get_or_insert(e);
+                write_error = Some(e);
                 return ControlFlow::Break(());
             }
+            written += 1;
         }
         let w = summary.wdl;
         let mut msg = format!("+{} ={} -{}", w.wins, w.draws, w.losses);
@@ -306,23 +310,25 @@ fn play<G: MatchGame>(args: &MatchArgs, rules: G::MatchRules) -> Result<()> {
     })
     .map_err(|e| anyhow!(e))?;
     bar.finish_and_clear();
-    if let (Some(mut out), Some(path)) = (ogn, &args.ogn) {
-        let games = summary.wdl.games();
-        if let Some(e) = write_error {
-            bail!(
-                "cannot write {}: {e} (the match stopped after {games} games)",
-                path.display()
-            );
-        }
-        out.flush()
-            .with_context(|| format!("cannot write {}", path.display()))?;
-    }
+    // The summary first, even when the records failed: the games were
+    // played.
     if args.json {
         output::line(summary.to_json());
     } else {
         for line in summary.lines() {
             output::line(line);
         }
+    }
+    if let (Some(mut out), Some(path)) = (ogn, &args.ogn) {
+        if let Some(e) = write_error {
+            bail!(
+                "cannot write {}: {e} (the match stopped; {written} of its {} games are in it)",
+                path.display(),
+                summary.wdl.games()
+            );
+        }
+        out.flush()
+            .with_context(|| format!("cannot write {}", path.display()))?;
     }
     Ok(())
 }
