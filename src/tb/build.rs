@@ -244,19 +244,8 @@ pub fn solve_level<L: LowerLevels + ?Sized>(
             });
         }
     }
-    // The payload: the two value bytes of each record, moved down in place
-    // (board i's pair lands at 2i, never past its own record at 3i, so
-    // nothing is overwritten before it is read). Whatever is not settled
-    // is 0.
-    let final_value = |b: u8| if b & SETTLED != 0 { b & VALUE } else { 0 };
-    for i in 0..size as usize {
-        let (x, y) = (records[RECORD * i], records[RECORD * i + 1]);
-        records[2 * i] = final_value(x);
-        records[2 * i + 1] = final_value(y);
-    }
-    records.truncate(2 * size as usize);
     Ok(Solved {
-        values: records,
+        values: compact(records, size),
         moves_seconds,
         settle_seconds: started.elapsed().as_secs_f64() - moves_seconds,
     })
@@ -574,4 +563,18 @@ pub fn expected_value(
         return Value::new(x, y);
     }
     Value::new(x, y)
+}
+
+/// The payload of `len` records: the two value bytes of each, moved down in
+/// place (board i's pair lands at 2i, never past its own record at 3i, so
+/// nothing is overwritten before it is read); whatever is not settled is 0.
+pub(super) fn compact(mut records: Scratch, len: u64) -> Scratch {
+    let final_value = |b: u8| if b & SETTLED != 0 { b & VALUE } else { 0 };
+    for i in 0..len as usize {
+        let (x, y) = (records[RECORD * i], records[RECORD * i + 1]);
+        records[2 * i] = final_value(x);
+        records[2 * i + 1] = final_value(y);
+    }
+    records.truncate(2 * len as usize);
+    records
 }

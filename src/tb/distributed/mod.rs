@@ -50,7 +50,7 @@ use std::time::Instant;
 use mpi::traits::*;
 
 use super::build::{
-    CHUNK, LowerLevels, RECORD, SETTLED, VALUE, fold_chunk, init, pending_bit, working_memory,
+    CHUNK, LowerLevels, RECORD, compact, fold_chunk, init, pending_bit, working_memory,
 };
 use super::builder::{BuildError, BuildOptions, LevelStats, LevelSummary, Phases, claim_folder};
 use super::file::{Encoding, TableError, TableFile, table_path};
@@ -170,12 +170,8 @@ fn build_ranks(
                         decode(encoding, table.payload(), r)
                     });
                     LevelSummary {
-                        level,
-                        boards: level_size(level),
-                        built: false,
-                        seconds: 0.0,
-                        phases: Phases::default(),
                         stats,
+                        ..skipped(level)
                     }
                 } else {
                     skipped(level)
@@ -375,16 +371,4 @@ fn moves<L: LowerLevels>(
             });
             *bits = thresholds;
         });
-}
-
-/// The records compacted in place into value pairs (unsettled is 0).
-fn compact(mut records: Scratch, len: u64) -> Scratch {
-    let final_value = |b: u8| if b & SETTLED != 0 { b & VALUE } else { 0 };
-    for i in 0..len as usize {
-        let (x, y) = (records[RECORD * i], records[RECORD * i + 1]);
-        records[2 * i] = final_value(x);
-        records[2 * i + 1] = final_value(y);
-    }
-    records.truncate(2 * len as usize);
-    records
 }
