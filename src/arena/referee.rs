@@ -251,49 +251,33 @@ pub fn play_game<G: ArenaGame>(
         let started = Instant::now();
         let answer = player.choose(&game, &request);
         let used = started.elapsed();
-        let mv = match answer {
-            Ok(mv) => mv,
-            Err(fault) => {
-                player.faulted();
-                let termination = match (clocks[me.index()], &fault) {
-                    (Some(_), Fault::Hang(_)) => Termination::Time {
-                        side: me,
-                        used,
-                        left: time_left[me.index()],
-                    },
-                    _ => Termination::Fault(me, fault),
-                };
-                return finish(
-                    game,
-                    Some(me.opponent()),
-                    termination,
-                    time_left,
-                    move_times,
-                );
-            }
-        };
-        if let Some((_, increment)) = clocks[me.index()] {
-            let left = time_left[me.index()];
-            if used > left + settings.clock_margin {
-                player.faulted();
-                let termination = Termination::Time {
-                    side: me,
-                    used,
-                    left,
-                };
-                return finish(
-                    game,
-                    Some(me.opponent()),
-                    termination,
-                    time_left,
-                    move_times,
-                );
-            }
+        // A failure, an answer past the clock or an illegal move loses;
+        // a move in time is paid for on the clock before it is played.
+        let left = time_left[me.index()];
+        let clock = clocks[me.index()];
+        let over_time = clock.is_some() && used > left + settings.clock_margin;
+        if let (Ok(_), Some((_, increment)), false) = (&answer, clock, over_time) {
             time_left[me.index()] = left.saturating_sub(used) + increment;
         }
-        if mv.side() != me || G::play_move(&mut game, mv).is_err() {
+        let lost = match answer {
+            Err(Fault::Hang(_)) if clock.is_some() => Some(Termination::Time {
+                side: me,
+                used,
+                left,
+            }),
+            Err(fault) => Some(Termination::Fault(me, fault)),
+            Ok(_) if over_time => Some(Termination::Time {
+                side: me,
+                used,
+                left,
+            }),
+            Ok(mv) if mv.side() != me || G::play_move(&mut game, mv).is_err() => {
+                Some(Termination::Fault(me, Fault::Illegal(mv.to_string())))
+            }
+            Ok(_) => None,
+        };
+        if let Some(termination) = lost {
             player.faulted();
-            let termination = Termination::Fault(me, Fault::Illegal(mv.to_string()));
             return finish(
                 game,
                 Some(me.opponent()),
