@@ -168,124 +168,98 @@ pub fn play_game<G: ArenaGame>(
         TimeControl::Clock { base, increment } => Some((base, increment)),
         _ => None,
     });
-    let timed = clocks.iter().any(Option::is_some);
     let mut time_left = clocks.map(|c| c.map_or(Duration::ZERO, |c| c.0));
     let increments = clocks.map(|c| c.map_or(Duration::ZERO, |c| c.1));
     let mut move_times = Vec::new();
-    let finish =
-        |game: G::Game, winner, termination, time_left: [Duration; 2], move_times| PlayedGame {
-            game,
-            winner,
-            termination,
-            time_left: timed.then_some(time_left),
-            move_times,
-        };
-    for side in Side::ALL {
-        let player: &mut dyn Player<G> = match side {
-            Side::South => &mut *south,
-            Side::North => &mut *north,
-        };
-        if let Err(fault) = player.new_game() {
-            player.faulted();
-            return finish(
-                game,
-                Some(side.opponent()),
-                Termination::Fault(side, fault),
-                time_left,
-                move_times,
-            );
-        }
-    }
-    loop {
-        if let Some((winner, reason)) = G::ending(&game) {
-            let termination = Termination::Rules(reason);
-            return finish(game, winner, termination, time_left, move_times);
-        }
-        if let Some(tables) = &settings.tables
-            && let Some((verdict, seeds)) = G::adjudicate(&game, tables)
-        {
-            let me = G::side_to_move(G::current(&game));
-            let winner = match verdict {
-                Verdict::ForcedWin => Some(me),
-                Verdict::ForcedLoss => Some(me.opponent()),
-                _ => None,
+    let (winner, termination) = 'game: {
+        for side in Side::ALL {
+            let player: &mut dyn Player<G> = match side {
+                Side::South => &mut *south,
+                Side::North => &mut *north,
             };
-            return finish(
-                game,
-                winner,
-                Termination::Tables(verdict, seeds),
-                time_left,
-                move_times,
-            );
-        }
-        if let Some(cap) = settings.max_plies
-            && G::moves(&game).len() >= cap
-        {
-            let winner = by_stores::<G>(&game);
-            return finish(
-                game,
-                winner,
-                Termination::MaxPlies(cap),
-                time_left,
-                move_times,
-            );
-        }
-        let me = G::side_to_move(G::current(&game));
-        let player: &mut dyn Player<G> = match me {
-            Side::South => &mut *south,
-            Side::North => &mut *north,
-        };
-        let wait = match tcs[me.index()] {
-            TimeControl::MoveTime(t) => t + settings.hang_margin,
-            TimeControl::Clock { .. } => {
-                time_left[me.index()] + settings.clock_margin + settings.hang_margin
+            if let Err(fault) = player.new_game() {
+                player.faulted();
+                break 'game (Some(side.opponent()), Termination::Fault(side, fault));
             }
-            TimeControl::Depth(_) | TimeControl::Nodes(_) => settings.untimed_wait,
-        };
-        let request = MoveRequest {
-            tc: tcs[me.index()],
-            time_left,
-            increments,
-            wait,
-        };
-        let started = Instant::now();
-        let answer = player.choose(&game, &request);
-        let used = started.elapsed();
-        // A failure, an answer past the clock or an illegal move loses;
-        // a move in time is paid for on the clock before it is played.
-        let left = time_left[me.index()];
-        let clock = clocks[me.index()];
-        let over_time = clock.is_some() && used > left + settings.clock_margin;
-        if let (Ok(_), Some((_, increment)), false) = (&answer, clock, over_time) {
-            time_left[me.index()] = left.saturating_sub(used) + increment;
         }
-        let lost = match answer {
-            Err(Fault::Hang(_)) if clock.is_some() => Some(Termination::Time {
-                side: me,
-                used,
-                left,
-            }),
-            Err(fault) => Some(Termination::Fault(me, fault)),
-            Ok(_) if over_time => Some(Termination::Time {
-                side: me,
-                used,
-                left,
-            }),
-            Ok(mv) if mv.side() != me || G::play_move(&mut game, mv).is_err() => {
-                Some(Termination::Fault(me, Fault::Illegal(mv.to_string())))
+        loop {
+            if let Some((winner, reason)) = G::ending(&game) {
+                break 'game (winner, Termination::Rules(reason));
             }
-            Ok(_) => None,
-        };
-        if let Some(termination) = lost {
-            player.faulted();
-            return finish(
-                game,
-                Some(me.opponent()),
-                termination,
+            if let Some(tables) = &settings.tables
+                && let Some((verdict, seeds)) = G::adjudicate(&game, tables)
+            {
+                let me = G::side_to_move(G::current(&game));
+                let winner = match verdict {
+                    Verdict::ForcedWin => Some(me),
+                    Verdict::ForcedLoss => Some(me.opponent()),
+                    _ => None,
+                };
+                break 'game (winner, Termination::Tables(verdict, seeds));
+            }
+            if let Some(cap) = settings.max_plies
+                && G::moves(&game).len() >= cap
+            {
+                break 'game (by_stores::<G>(&game), Termination::MaxPlies(cap));
+            }
+            let me = G::side_to_move(G::current(&game));
+            let player: &mut dyn Player<G> = match me {
+                Side::South => &mut *south,
+                Side::North => &mut *north,
+            };
+            let wait = match tcs[me.index()] {
+                TimeControl::MoveTime(t) => t + settings.hang_margin,
+                TimeControl::Clock { .. } => {
+                    time_left[me.index()] + settings.clock_margin + settings.hang_margin
+                }
+                TimeControl::Depth(_) | TimeControl::Nodes(_) => settings.untimed_wait,
+            };
+            let request = MoveRequest {
+                tc: tcs[me.index()],
                 time_left,
-                move_times,
-            );
+                increments,
+                wait,
+            };
+            let started = Instant::now();
+            let answer = player.choose(&game, &request);
+            let used = started.elapsed();
+            // A failure, an answer past the clock or an illegal move loses;
+            // a move in time is paid for on the clock before it is played.
+            let left = time_left[me.index()];
+            let clock = clocks[me.index()];
+            let over_time = clock.is_some() && used > left + settings.clock_margin;
+            if let (Ok(_), Some((_, increment)), false) = (&answer, clock, over_time) {
+                time_left[me.index()] = left.saturating_sub(used) + increment;
+            }
+            let lost = match answer {
+                Err(Fault::Hang(_)) if clock.is_some() => Some(Termination::Time {
+                    side: me,
+                    used,
+                    left,
+                }),
+                Err(fault) => Some(Termination::Fault(me, fault)),
+                Ok(_) if over_time => Some(Termination::Time {
+                    side: me,
+                    used,
+                    left,
+                }),
+                Ok(mv) if mv.side() != me || G::play_move(&mut game, mv).is_err() => {
+                    Some(Termination::Fault(me, Fault::Illegal(mv.to_string())))
+                }
+                Ok(_) => None,
+            };
+            if let Some(termination) = lost {
+                player.faulted();
+                break 'game (Some(me.opponent()), termination);
+            }
+            move_times.push(used);
         }
-        move_times.push(used);
+    };
+    PlayedGame {
+        game,
+        winner,
+        termination,
+        time_left: clocks.iter().any(Option::is_some).then_some(time_left),
+        move_times,
     }
 }
