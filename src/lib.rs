@@ -27,6 +27,7 @@ pub mod rules;
 pub mod search;
 pub mod serve;
 pub mod tb;
+pub mod threads;
 pub mod tune;
 pub mod uci;
 

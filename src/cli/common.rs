@@ -163,6 +163,15 @@ pub fn limits_from(depth: Option<u32>, movetime: Option<u64>, default_ms: u64) -
 pub fn thread_pool(threads: Option<usize>) -> Result<rayon::ThreadPool> {
     rayon::ThreadPoolBuilder::new()
         .num_threads(threads.unwrap_or(0))
+        .spawn_handler(|thread| {
+            let stack = thread.stack_size().unwrap_or(oware::threads::STACK);
+            let mut builder = oware::threads::builder_with_stack(stack)?;
+            if let Some(name) = thread.name() {
+                builder = builder.name(name.to_owned());
+            }
+            builder.spawn(|| thread.run())?;
+            Ok(())
+        })
         .build()
         .context("cannot start worker threads")
 }

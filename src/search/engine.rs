@@ -151,7 +151,8 @@ impl<G: SearchGame> Engine<G> {
         }
         std::thread::scope(|scope| {
             for started in 0..self.threads {
-                if let Err(e) = std::thread::Builder::new().spawn_scoped(scope, || {}) {
+                if let Err(e) = crate::threads::builder().and_then(|b| b.spawn_scoped(scope, || {}))
+                {
                     return Err(SearchError::Threads {
                         asked: self.threads,
                         started,
@@ -336,13 +337,15 @@ impl<G: SearchGame> Engine<G> {
             for index in 0..self.threads {
                 let sender = sender.clone();
                 let local = &self.locals[index];
-                let spawned = std::thread::Builder::new().spawn_scoped(scope, move || {
-                    let mut worker = Worker::new(shared, local, history);
-                    worker.root_rotation = index;
-                    worker.root_moves = root_moves;
-                    deepen(&mut worker, root, max_depth, start, |iteration| {
-                        let _ = sender.send(iteration);
-                    });
+                let spawned = crate::threads::builder().and_then(|b| {
+                    b.spawn_scoped(scope, move || {
+                        let mut worker = Worker::new(shared, local, history);
+                        worker.root_rotation = index;
+                        worker.root_moves = root_moves;
+                        deepen(&mut worker, root, max_depth, start, |iteration| {
+                            let _ = sender.send(iteration);
+                        });
+                    })
                 });
                 if spawned.is_err() {
                     break;

@@ -215,8 +215,8 @@ fn in_parallel(slots: &[Slot], work: impl Fn(&[Slot]) + Sync) {
     let work = &work;
     std::thread::scope(|scope| {
         for part in slots.chunks(slots.len().div_ceil(threads)) {
-            if std::thread::Builder::new()
-                .spawn_scoped(scope, move || work(part))
+            if crate::threads::builder()
+                .and_then(|b| b.spawn_scoped(scope, move || work(part)))
                 .is_err()
             {
                 work(part);

@@ -155,7 +155,7 @@ impl EnginePool {
         let queue = Arc::new(Mutex::new(queue));
         for i in 0..SEARCH_PERMITS {
             let queue = Arc::clone(&queue);
-            std::thread::Builder::new()
+            crate::threads::builder()?
                 .name(format!("oware-search-{i}"))
                 .spawn(move || {
                     lower_priority();

@@ -201,9 +201,8 @@ fn check_sums(levels: &[Option<TableFile>]) -> Vec<Result<(), TableError>> {
     std::thread::scope(|scope| {
         let handles: Vec<_> = (1..threads)
             .filter_map(|i| {
-                std::thread::Builder::new()
-                    .name(format!("tb-check-{i}"))
-                    .spawn_scoped(scope, work)
+                crate::threads::builder()
+                    .and_then(|b| b.name(format!("tb-check-{i}")).spawn_scoped(scope, work))
                     .ok()
             })
             .collect();
