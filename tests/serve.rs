@@ -173,6 +173,17 @@ fn wrong_tokens_watchers_turns_bad_input_and_unknown_games_are_refused() {
     assert!(page.to_lowercase().contains("oware"));
     assert_eq!(server.get("/static/app.js").0, 200);
     assert_eq!(server.get("/static/style.css").0, 200);
+    // The modules app.js imports are there too; nothing else is.
+    let (status, app) = server.get("/static/app.js");
+    assert_eq!(status, 200);
+    let module = app
+        .lines()
+        .find_map(|l| l.strip_prefix("import { newGameView } from \"./"))
+        .and_then(|rest| rest.split('"').next())
+        .expect("app.js imports the new-game form");
+    assert_eq!(server.get(&format!("/static/{module}")).0, 200);
+    assert_eq!(server.get("/static/nothing.js").0, 404);
+    assert_eq!(server.get("/static/..%2Fmod.rs").0, 404);
 }
 
 #[test]

@@ -1,4 +1,4 @@
-//! The routes: the page's three files and the JSON API of the contract
+//! The routes: the page (its HTML, style and script modules) and the JSON API of the contract
 //! (games, moves, resigning, draws, series, WebSockets, analysis, OGN).
 //! Every input goes through the parsers the command line uses; errors are
 //! `{"error": "one line"}` with the status the contract gives.
@@ -20,7 +20,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use axum::Router;
-use axum::extract::DefaultBodyLimit;
+use axum::extract::{DefaultBodyLimit, Path};
 use axum::http::{StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
@@ -36,8 +36,27 @@ use super::limits::{BODY_LIMIT, OGN_LIMIT, REQUEST_TIMEOUT};
 use crate::Side;
 
 const INDEX_HTML: &str = include_str!("../web/index.html");
-const APP_JS: &str = include_str!("../web/app.js");
-const STYLE_CSS: &str = include_str!("../web/style.css");
+
+const JS: &str = "text/javascript; charset=utf-8";
+
+/// The page's files under `/static/`: name, content type, text. The page is
+/// `app.js` and the modules it imports, one for each part of the page.
+const STATIC_FILES: &[(&str, &str, &str)] = &[
+    (
+        "style.css",
+        "text/css; charset=utf-8",
+        include_str!("../web/style.css"),
+    ),
+    ("app.js", JS, include_str!("../web/app.js")),
+    ("errors.js", JS, include_str!("../web/errors.js")),
+    ("util.js", JS, include_str!("../web/util.js")),
+    ("sowing.js", JS, include_str!("../web/sowing.js")),
+    ("board.js", JS, include_str!("../web/board.js")),
+    ("records.js", JS, include_str!("../web/records.js")),
+    ("newgame.js", JS, include_str!("../web/newgame.js")),
+    ("game.js", JS, include_str!("../web/game.js")),
+    ("analysis.js", JS, include_str!("../web/analysis.js")),
+];
 
 /// The router of the whole server.
 pub fn router(app: Arc<App>) -> Router {
@@ -45,8 +64,7 @@ pub fn router(app: Arc<App>) -> Router {
     let burst = app.limits.burst;
     let routes = Router::new()
         .route("/", get(index))
-        .route("/static/app.js", get(app_js))
-        .route("/static/style.css", get(style_css))
+        .route("/static/{file}", get(static_file))
         .route("/api/games", post(create::create))
         .route(
             "/api/games/import",
@@ -112,12 +130,12 @@ async fn index() -> Response {
     page("text/html; charset=utf-8", INDEX_HTML)
 }
 
-async fn app_js() -> Response {
-    page("text/javascript; charset=utf-8", APP_JS)
-}
-
-async fn style_css() -> Response {
-    page("text/css; charset=utf-8", STYLE_CSS)
+/// One of the page's files, or 404.
+async fn static_file(Path(file): Path<String>) -> Response {
+    match STATIC_FILES.iter().find(|(name, ..)| *name == file) {
+        Some(&(_, content_type, text)) => page(content_type, text),
+        None => ApiError(StatusCode::NOT_FOUND, "no such page".into()).into_response(),
+    }
 }
 
 /// The game `id` or 404.
@@ -132,4 +150,55 @@ fn state_for(entry: &Entry, live: &LiveGame, sides: Option<&[Side]>) -> Value {
         map.insert("seat".into(), LiveGame::seat_json(sides));
     }
     state
+}
+
+#[cfg(test)]
+mod tests {
+    use super::STATIC_FILES;
+
+    /// The modules a script imports (`import … from "./x.js"`, `import "./x.js"`).
+    fn imports(text: &str) -> Vec<&str> {
+        text.lines()
+            .filter(|l| l.starts_with("import "))
+            .filter_map(|l| l.split("\"./").nth(1)?.split('"').next())
+            .collect()
+    }
+
+    #[test]
+    fn every_module_the_page_imports_is_served_and_every_one_served_is_used() {
+        let text = |name: &str| STATIC_FILES.iter().find(|f| f.0 == name).map(|f| f.2);
+        let mut reached = vec!["app.js"];
+        let mut i = 0;
+        while i < reached.len() {
+            let script = text(reached[i]).unwrap_or_else(|| panic!("{} is not served", reached[i]));
+            for module in imports(script) {
+                if !reached.contains(&module) {
+                    reached.push(module);
+                }
+            }
+            i += 1;
+        }
+        let served: Vec<&str> = STATIC_FILES
+            .iter()
+            .map(|f| f.0)
+            .filter(|n| n.ends_with(".js"))
+            .collect();
+        assert!(reached.len() > 1, "{reached:?}");
+        let folder = concat!(env!("CARGO_MANIFEST_DIR"), "/src/serve/web");
+        for entry in std::fs::read_dir(folder).unwrap() {
+            let name = entry.unwrap().file_name().into_string().unwrap();
+            if name != "index.html" {
+                assert!(
+                    text(&name).is_some(),
+                    "{name} is in the folder but not served"
+                );
+            }
+        }
+        for name in &served {
+            assert!(
+                reached.contains(name),
+                "{name} is served but no script imports it"
+            );
+        }
+    }
 }
