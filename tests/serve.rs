@@ -211,6 +211,11 @@ fn rate_limits_and_the_socket_cap_answer_429_and_503() {
         .find(|(status, _)| *status == 429);
     let (_, err) = refused.expect("a request over the rate is refused");
     assert!(err["error"].is_string());
+    // The page's files are not counted: a page load is a dozen of them.
+    for _ in 0..12 {
+        assert_eq!(server.get("/static/app.js").0, 200);
+        assert_eq!(server.get("/").0, 200);
+    }
 }
 
 #[test]

@@ -62,9 +62,12 @@ const STATIC_FILES: &[(&str, &str, &str)] = &[
 pub fn router(app: Arc<App>) -> Router {
     let rate = app.limits.rate;
     let burst = app.limits.burst;
-    let routes = Router::new()
+    // The page's files come from memory and are not rate limited: a page
+    // load is a dozen of them.
+    let pages = Router::new()
         .route("/", get(index))
-        .route("/static/{file}", get(static_file))
+        .route("/static/{file}", get(static_file));
+    let routes = Router::new()
         .route("/api/games", post(create::create))
         .route(
             "/api/games/import",
@@ -105,7 +108,8 @@ pub fn router(app: Arc<App>) -> Router {
     } else {
         routes
     };
-    routes
+    pages
+        .merge(routes)
         .layer(TimeoutLayer::with_status_code(
             StatusCode::REQUEST_TIMEOUT,
             REQUEST_TIMEOUT,
@@ -156,12 +160,17 @@ fn state_for(entry: &Entry, live: &LiveGame, sides: Option<&[Side]>) -> Value {
 mod tests {
     use super::STATIC_FILES;
 
-    /// The modules a script imports (`import … from "./x.js"`, `import "./x.js"`).
+    /// The modules a script imports (`import … from "./x.js"`, `import
+    /// "./x.js"`), wherever the statement is broken across lines.
     fn imports(text: &str) -> Vec<&str> {
-        text.lines()
-            .filter(|l| l.starts_with("import "))
-            .filter_map(|l| l.split("\"./").nth(1)?.split('"').next())
-            .collect()
+        let mut found = Vec::new();
+        for start in ["from \"./", "import \"./"] {
+            for (at, _) in text.match_indices(start) {
+                let rest = &text[at + start.len()..];
+                found.extend(rest.split('"').next());
+            }
+        }
+        found
     }
 
     #[test]
