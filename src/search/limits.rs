@@ -33,7 +33,7 @@ impl Pace {
     /// The time manager's settings unless told otherwise.
     pub const DEFAULT: Pace = Pace {
         moves: 30,
-        soft: 50,
+        soft: 100,
         cap: 300,
     };
 }
@@ -170,9 +170,9 @@ mod tests {
         };
         let ms = |d: Option<Instant>| (d.unwrap() - start).as_millis();
         // 6000 ms over 30 moves plus 80 % of the increment: a share of 280
-        // ms; iterations start until half of it and run on to three.
+        // ms; iterations start until all of it and run on to three.
         let d = clock(Pace::DEFAULT).deadlines(start);
-        assert_eq!((ms(d.soft), ms(d.hard)), (140, 840));
+        assert_eq!((ms(d.soft), ms(d.hard)), (280, 840));
         let d = clock(Pace {
             moves: 20,
             soft: 100,
