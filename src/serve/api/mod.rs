@@ -1,5 +1,6 @@
-//! The routes: the page (its HTML, style and script modules) and the JSON API of the contract
-//! (games, moves, resigning, draws, series, WebSockets, analysis, OGN).
+//! The routes: the page (its HTML, style and script modules) and the JSON
+//! API of the contract (games, moves, resigning, draws, series, WebSockets,
+//! analysis, OGN).
 //! Every input goes through the parsers the command line uses; errors are
 //! `{"error": "one line"}` with the status the contract gives.
 
@@ -134,10 +135,18 @@ async fn index() -> Response {
     page("text/html; charset=utf-8", INDEX_HTML)
 }
 
+/// The page's file `name`: its content type and text.
+fn static_named(name: &str) -> Option<(&'static str, &'static str)> {
+    STATIC_FILES
+        .iter()
+        .find(|(file, ..)| *file == name)
+        .map(|&(_, content_type, text)| (content_type, text))
+}
+
 /// One of the page's files, or 404.
 async fn static_file(Path(file): Path<String>) -> Response {
-    match STATIC_FILES.iter().find(|(name, ..)| *name == file) {
-        Some(&(_, content_type, text)) => page(content_type, text),
+    match static_named(&file) {
+        Some((content_type, text)) => page(content_type, text),
         None => ApiError(StatusCode::NOT_FOUND, "no such page".into()).into_response(),
     }
 }
@@ -158,7 +167,7 @@ fn state_for(entry: &Entry, live: &LiveGame, sides: Option<&[Side]>) -> Value {
 
 #[cfg(test)]
 mod tests {
-    use super::STATIC_FILES;
+    use super::{STATIC_FILES, static_named};
 
     /// The modules a script imports (`import … from "./x.js"`, `import
     /// "./x.js"`), wherever the statement is broken across lines.
@@ -175,7 +184,7 @@ mod tests {
 
     #[test]
     fn every_module_the_page_imports_is_served_and_every_one_served_is_used() {
-        let text = |name: &str| STATIC_FILES.iter().find(|f| f.0 == name).map(|f| f.2);
+        let text = |name: &str| static_named(name).map(|(_, text)| text);
         let mut reached = vec!["app.js"];
         let mut i = 0;
         while i < reached.len() {
