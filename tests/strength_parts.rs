@@ -88,3 +88,36 @@ fn an_unknown_series_is_an_error() {
     let err = String::from_utf8_lossy(&out.stderr);
     assert_eq!(err.trim(), "strength-parts: unknown series 'vs2s'");
 }
+
+#[test]
+fn print_lists_the_missing_parts_with_quoted_paths() {
+    let top = tempfile::tempdir().unwrap();
+    let dir = top.path().join("with space");
+    std::fs::create_dir(&dir).unwrap();
+    std::fs::write(dir.join("vs1s-01.json"), "{}").unwrap();
+    let out = strength_parts(&[dir.to_str().unwrap(), "--print", "vs1s"]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let text = String::from_utf8_lossy(&out.stdout);
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(lines.len(), 19, "{text}");
+    let d = dir.to_str().unwrap();
+    for (line, k) in lines.iter().zip(2..) {
+        assert!(
+            line.starts_with(&format!("vs1s-{k:02}: oware match ")),
+            "{line}"
+        );
+        // The parts rotate through five files of ten openings.
+        let openings = format!("--openings {d}/openings-{}.txt", (k - 1) % 5 + 1);
+        assert!(line.contains(&openings), "{line}");
+        assert!(line.contains(&format!("--db {d}/tables")), "{line}");
+        assert!(
+            line.contains(&format!("uci:'{d}/before/target/release/oware' uci")),
+            "{line}"
+        );
+        assert!(line.contains("--movetime 1000 --games 20"), "{line}");
+    }
+}
