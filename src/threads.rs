@@ -8,9 +8,17 @@
 //! started only once room for its stack and a margin could be mapped (and at
 //! once given back): when that fails, the caller gets the error and can go on
 //! with the threads it has.
+//!
+//! The room must still be there when the new thread maps its signal stack.
+//! Threads started before it could take it meanwhile: their own signal
+//! stacks, and the allocator's arena of each thread (a reservation of tens of
+//! MiB made at its first allocation). So [`Starter`] waits, before it returns,
+//! until the new thread is running and has made its first allocation: the
+//! next thread's room is measured only once this one has taken its share.
 
 use std::io;
-use std::thread::Builder;
+use std::sync::{Arc, Barrier};
+use std::thread::{Builder, JoinHandle, Scope, ScopedJoinHandle};
 
 /// The stack of the threads started here: the standard library's default.
 pub const STACK: usize = 2 << 20;
@@ -19,29 +27,110 @@ pub const STACK: usize = 2 << 20;
 /// page and the small allocations of starting it, with a wide margin.
 const MARGIN: usize = 1 << 20;
 
-/// A thread builder with a [`STACK`]-sized stack, once there is room for it;
+/// A thread about to be started, once there was room for it (see the module
+/// docs): [`Starter::spawn`] and [`Starter::spawn_scoped`] return once the
+/// thread runs.
+#[derive(Debug)]
+#[must_use]
+pub struct Starter {
+    builder: Builder,
+}
+
+/// A thread starter with a [`STACK`]-sized stack, once there is room for it;
 /// the error of mapping that room otherwise.
-pub fn builder() -> io::Result<Builder> {
+pub fn builder() -> io::Result<Starter> {
     builder_with_stack(STACK)
 }
 
-/// A thread builder with a `stack`-byte stack, once there is room for it.
-pub fn builder_with_stack(stack: usize) -> io::Result<Builder> {
+/// A thread starter with a `stack`-byte stack, once there is room for it.
+pub fn builder_with_stack(stack: usize) -> io::Result<Starter> {
     let room = memmap2::MmapOptions::new()
         .len(stack.saturating_add(MARGIN))
         .map_anon()?;
     drop(room);
-    Ok(Builder::new().stack_size(stack))
+    Ok(Starter {
+        builder: Builder::new().stack_size(stack),
+    })
+}
+
+impl Starter {
+    /// Names the thread.
+    pub fn name(self, name: String) -> Starter {
+        Starter {
+            builder: self.builder.name(name),
+        }
+    }
+
+    /// Starts `f` on a new thread and waits until it runs.
+    pub fn spawn<F, T>(self, f: F) -> io::Result<JoinHandle<T>>
+    where
+        F: FnOnce() -> T + Send + 'static,
+        T: Send + 'static,
+    {
+        let (running, f) = announced(f);
+        let handle = self.builder.spawn(f)?;
+        running.wait();
+        Ok(handle)
+    }
+
+    /// Starts `f` on a new thread of `scope` and waits until it runs.
+    pub fn spawn_scoped<'scope, 'env, F, T>(
+        self,
+        scope: &'scope Scope<'scope, 'env>,
+        f: F,
+    ) -> io::Result<ScopedJoinHandle<'scope, T>>
+    where
+        F: FnOnce() -> T + Send + 'scope,
+        T: Send + 'scope,
+    {
+        let (running, f) = announced(f);
+        let handle = self.builder.spawn_scoped(scope, f)?;
+        running.wait();
+        Ok(handle)
+    }
+}
+
+/// `f`, preceded by a first allocation and a meeting at the barrier returned.
+fn announced<F: FnOnce() -> T, T>(f: F) -> (Arc<Barrier>, impl FnOnce() -> T) {
+    let running = Arc::new(Barrier::new(2));
+    let theirs = Arc::clone(&running);
+    let f = move || {
+        // The allocator gives this thread its arena now, not later while
+        // the next thread starts.
+        drop(std::hint::black_box(Box::new(0_u64)));
+        theirs.wait();
+        drop(theirs);
+        f()
+    };
+    (running, f)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::sync::atomic::{AtomicBool, Ordering};
 
     #[test]
     fn a_thread_starts_with_the_builder() {
         let handle = builder().unwrap().spawn(|| 6 * 7).unwrap();
         assert_eq!(handle.join().unwrap(), 42);
+    }
+
+    #[test]
+    fn a_scoped_thread_starts_with_its_name() {
+        let ran = AtomicBool::new(false);
+        std::thread::scope(|scope| {
+            let handle = builder()
+                .unwrap()
+                .name("t".to_owned())
+                .spawn_scoped(scope, || {
+                    ran.store(true, Ordering::SeqCst);
+                    std::thread::current().name().map(str::to_owned)
+                })
+                .unwrap();
+            assert_eq!(handle.join().unwrap().as_deref(), Some("t"));
+        });
+        assert!(ran.load(Ordering::SeqCst));
     }
 
     #[test]
