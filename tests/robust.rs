@@ -83,6 +83,38 @@ fn a_build_stopped_by_a_closed_pipe_leaves_only_valid_files() {
     assert_eq!(verified.matches(": ok").count(), tables, "{verified}");
 }
 
+/// Runs `script` under `sh`, its standard error to a file; the exit status
+/// and what it wrote there. A run that has not ended within a minute is
+/// killed and fails the test (a hang, not a slow machine: one takes
+/// milliseconds).
+fn run_limited(script: &str) -> (std::process::ExitStatus, String) {
+    use std::io::{Read, Seek};
+    let mut log = tempfile::tempfile().unwrap();
+    let mut child = Command::new("sh")
+        .arg("-c")
+        .arg(script)
+        .stdout(Stdio::null())
+        .stderr(log.try_clone().unwrap())
+        .spawn()
+        .unwrap();
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(60);
+    let status = loop {
+        if let Some(status) = child.try_wait().unwrap() {
+            break status;
+        }
+        if std::time::Instant::now() > deadline {
+            let _ = child.kill();
+            let _ = child.wait();
+            panic!("still running after a minute: {script}");
+        }
+        std::thread::sleep(std::time::Duration::from_millis(5));
+    };
+    let mut err = String::new();
+    log.rewind().unwrap();
+    log.read_to_string(&mut err).unwrap();
+    (status, err)
+}
+
 #[test]
 fn threads_the_system_will_not_start_are_an_error_not_a_panic() {
     // Root ignores the process limit, so the address space is limited:
@@ -97,25 +129,16 @@ fn threads_the_system_will_not_start_are_an_error_not_a_panic() {
     let mut refused = 0;
     let mut answered = false;
     for kib in (20_000..=300_000).step_by(1_000) {
-        let out = Command::new("sh")
-            .arg("-c")
-            .arg(format!(
-                "ulimit -v {kib}; exec {bin} bestmove --threads 30 --depth 3 --no-db --hash 1"
-            ))
-            .output()
-            .unwrap();
-        let err = String::from_utf8_lossy(&out.stderr);
+        let (status, err) = run_limited(&format!(
+            "ulimit -v {kib}; ulimit -c 0; exec {bin} bestmove --threads 30 --depth 3 --no-db --hash 1"
+        ));
         assert!(!err.contains("panicked"), "{kib} KiB: {err}");
-        answered |= out.status.code().is_some_and(|code| code == 0 || code == 2);
+        answered |= status.code().is_some_and(|code| code == 0 || code == 2);
         if answered {
-            assert!(
-                out.status.code().is_some(),
-                "{kib} KiB: {:?} {err}",
-                out.status
-            );
+            assert!(status.code().is_some(), "{kib} KiB: {status:?} {err}");
         }
         if err.contains("cannot start 30 search threads") {
-            assert_eq!(out.status.code(), Some(2), "{err}");
+            assert_eq!(status.code(), Some(2), "{err}");
             assert_eq!(err.trim().lines().count(), 1, "{err}");
             refused += 1;
         }
