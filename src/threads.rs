@@ -24,8 +24,9 @@ use std::thread::{Builder, JoinHandle, Scope, ScopedJoinHandle};
 pub const STACK: usize = 2 << 20;
 
 /// What must be free beyond a thread's stack: its signal stack, its guard
-/// page and the small allocations of starting it, with a wide margin.
-const MARGIN: usize = 1 << 20;
+/// page, the small allocations of starting it, and room for the running
+/// threads' allocations (one failing aborts the process), with a margin.
+const MARGIN: usize = 8 << 20;
 
 /// A thread about to be started, once there was room for it (see the module
 /// docs): [`Starter::spawn`] and [`Starter::spawn_scoped`] return once the

@@ -109,9 +109,11 @@ pub struct Engine<G: SearchGame = Oware> {
 impl<G: SearchGame> Engine<G> {
     /// An engine with a `hash_mib` MiB table and `threads` threads.
     pub fn new(hash_mib: usize, threads: usize, tables: Option<Arc<G::Tables>>) -> Engine<G> {
+        // The small tables first: the large one shrinks when memory is short.
+        let locals = (0..threads.max(1)).map(|_| LocalTable::new()).collect();
         Engine {
             tt: TranspositionTable::new(hash_mib),
-            locals: (0..threads.max(1)).map(|_| LocalTable::new()).collect(),
+            locals,
             tables,
             threads: threads.max(1),
             stop: Arc::new(AtomicBool::new(false)),
@@ -143,24 +145,32 @@ impl<G: SearchGame> Engine<G> {
     }
 
     /// Checks that the system starts the engine's search threads now, by
-    /// starting them (each ends at once). A search that cannot start them
-    /// all later goes on with those it could start.
+    /// starting them (they end once all are started, as a search's all run
+    /// at once). A search that cannot start them all later goes on with
+    /// those it could start.
     pub fn check_threads(&self) -> Result<(), SearchError> {
         if self.threads == 1 {
             return Ok(());
         }
+        let gate = std::sync::Mutex::new(());
         std::thread::scope(|scope| {
+            let closed = gate.lock();
+            let mut checked = Ok(());
             for started in 0..self.threads {
-                if let Err(e) = crate::threads::builder().and_then(|b| b.spawn_scoped(scope, || {}))
-                {
-                    return Err(SearchError::Threads {
+                let spawned = crate::threads::builder()
+                    .and_then(|b| b.spawn_scoped(scope, || drop(gate.lock())));
+                if let Err(e) = spawned {
+                    checked = Err(SearchError::Threads {
                         asked: self.threads,
                         started,
                         reason: e.to_string(),
                     });
+                    break;
                 }
             }
-            Ok(())
+            // The threads end once the gate opens, before the scope waits.
+            drop(closed);
+            checked
         })
     }
 

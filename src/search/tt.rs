@@ -102,10 +102,15 @@ pub struct TranspositionTable {
     generation: AtomicU64,
 }
 
+/// A table this small is kept at the size the system first gives.
+const ROOM: usize = 16 << 20;
+
 impl TranspositionTable {
     /// A table of at most `mib` MiB (at least one bucket). If the system
-    /// refuses that much memory, the size is halved until it does not
-    /// ([`TranspositionTable::mib`] says what it got). Every page is
+    /// refuses that much memory, the size is halved until it does not, and
+    /// once more when it is over 16 MiB, to leave the process room for the
+    /// rest of its work ([`TranspositionTable::mib`] says what it got).
+    /// Every page is
     /// touched here, on all cores, so that no search pays for the first
     /// touch of its pages (about 5 ms a 2 MiB page on a small virtual
     /// machine: a 4 GiB table would cost seconds of the first moves' time).
@@ -113,10 +118,20 @@ impl TranspositionTable {
         let fit = (mib.clamp(1, MAX_MIB) << 20) / (16 * WAYS);
         // The largest power of two that fits.
         let mut buckets = 1usize << (usize::BITS - 1 - fit.leading_zeros());
+        let mut refused = false;
         let map = loop {
             match memmap2::MmapMut::map_anon(buckets * WAYS * 16) {
-                Ok(map) => break map,
-                Err(_) if buckets > 1 => buckets /= 2,
+                Ok(map) if !refused || buckets * WAYS * 16 <= ROOM => break map,
+                // What fits at the system's limit would leave nothing for
+                // the threads and allocations that follow: half of it.
+                Ok(_) => {
+                    refused = false;
+                    buckets /= 2;
+                }
+                Err(_) if buckets > 1 => {
+                    refused = true;
+                    buckets /= 2;
+                }
                 Err(e) => panic!("cannot map 64 bytes for the transposition table: {e}"),
             }
         };
