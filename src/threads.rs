@@ -2,7 +2,8 @@
 //!
 //! A new thread needs two mappings: its stack, which the starting thread maps,
 //! and a small signal stack, which the Rust runtime maps from inside the new
-//! thread before any of its code runs. When the address space is nearly full
+//! thread before any of its code runs (after the thread's first allocation,
+//! which may reserve an allocator arena). When the address space is nearly full
 //! (a `ulimit -v`, a container's limit) the first can fit where the second
 //! does not, and the runtime then aborts the whole process. So a thread is
 //! started only once room for its stack and a margin could be mapped (and at
@@ -15,6 +16,8 @@
 //! MiB made at its first allocation). So [`Starter`] waits, before it returns,
 //! until the new thread is running and has made its first allocation: the
 //! next thread's room is measured only once this one has taken its share.
+//! It waits only when room is short: with 4 GiB free, nothing that
+//! threads starting at once can take would leave too little.
 
 use std::io;
 use std::sync::{Arc, Barrier};
@@ -23,10 +26,17 @@ use std::thread::{Builder, JoinHandle, Scope, ScopedJoinHandle};
 /// The stack of the threads started here: the standard library's default.
 pub const STACK: usize = 2 << 20;
 
-/// What must be free beyond a thread's stack: its signal stack, its guard
-/// page, the small allocations of starting it, and room for the running
-/// threads' allocations (one failing aborts the process), with a margin.
-const MARGIN: usize = 8 << 20;
+/// Free address space beyond a stack that lets a thread start without
+/// waiting for it to run: more than the arenas (64 MiB each) and stacks
+/// of the threads that may be starting meanwhile.
+const PLENTY: usize = 4 << 30;
+
+/// What must be free beyond a thread's stack: the allocator's arena the
+/// thread may make as it starts, before the runtime maps its signal stack
+/// (glibc reserves 64 MiB for one), the signal stack and guard page, and
+/// room for the running threads' other allocations (one failing aborts the
+/// process).
+const MARGIN: usize = 72 << 20;
 
 /// A thread about to be started, once there was room for it (see the module
 /// docs): [`Starter::spawn`] and [`Starter::spawn_scoped`] return once the
@@ -35,6 +45,8 @@ const MARGIN: usize = 8 << 20;
 #[must_use]
 pub struct Starter {
     builder: Builder,
+    /// Room is short: wait until the thread runs (see the module docs).
+    wait: bool,
 }
 
 /// A thread starter with a [`STACK`]-sized stack, once there is room for it;
@@ -45,12 +57,19 @@ pub fn builder() -> io::Result<Starter> {
 
 /// A thread starter with a `stack`-byte stack, once there is room for it.
 pub fn builder_with_stack(stack: usize) -> io::Result<Starter> {
-    let room = memmap2::MmapOptions::new()
-        .len(stack.saturating_add(MARGIN))
-        .map_anon()?;
-    drop(room);
+    let room = |beyond: usize| {
+        memmap2::MmapOptions::new()
+            .len(stack.saturating_add(beyond))
+            .map_anon()
+            .map(drop)
+    };
+    let wait = room(PLENTY).is_err();
+    if wait {
+        room(MARGIN)?;
+    }
     Ok(Starter {
         builder: Builder::new().stack_size(stack),
+        wait,
     })
 }
 
@@ -59,22 +78,28 @@ impl Starter {
     pub fn name(self, name: String) -> Starter {
         Starter {
             builder: self.builder.name(name),
+            wait: self.wait,
         }
     }
 
-    /// Starts `f` on a new thread and waits until it runs.
+    /// Starts `f` on a new thread (and waits until it runs when room is
+    /// short).
     pub fn spawn<F, T>(self, f: F) -> io::Result<JoinHandle<T>>
     where
         F: FnOnce() -> T + Send + 'static,
         T: Send + 'static,
     {
+        if !self.wait {
+            return self.builder.spawn(f);
+        }
         let (running, f) = announced(f);
         let handle = self.builder.spawn(f)?;
         running.wait();
         Ok(handle)
     }
 
-    /// Starts `f` on a new thread of `scope` and waits until it runs.
+    /// Starts `f` on a new thread of `scope` (and waits until it runs when
+    /// room is short).
     pub fn spawn_scoped<'scope, 'env, F, T>(
         self,
         scope: &'scope Scope<'scope, 'env>,
@@ -84,6 +109,9 @@ impl Starter {
         F: FnOnce() -> T + Send + 'scope,
         T: Send + 'scope,
     {
+        if !self.wait {
+            return self.builder.spawn_scoped(scope, f);
+        }
         let (running, f) = announced(f);
         let handle = self.builder.spawn_scoped(scope, f)?;
         running.wait();

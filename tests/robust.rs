@@ -93,6 +93,8 @@ fn run_limited(script: &str) -> (std::process::ExitStatus, String) {
     let mut child = Command::new("sh")
         .arg("-c")
         .arg(script)
+        // The abort this checks for could hang printing its backtrace.
+        .env("RUST_BACKTRACE", "1")
         .stdout(Stdio::null())
         .stderr(log.try_clone().unwrap())
         .spawn()

@@ -45,9 +45,10 @@ fn try_talk(command: &str, script: &[&str]) -> Result<Vec<String>, Vec<String>> 
                 std::thread::sleep(Duration::from_millis(50));
             }
             killed.store(true, Ordering::SeqCst);
-            let _ = Command::new("kill")
-                .args(["-KILL", &format!("-{group}")])
-                .status();
+            let group = libc::pid_t::try_from(group).unwrap();
+            // SAFETY: kill has no memory effects; a negative pid names the
+            // child's process group, made for it alone.
+            unsafe { libc::kill(-group, libc::SIGKILL) };
         });
     }
     let mut stdin = child.stdin.take().unwrap();

@@ -226,7 +226,7 @@ pub fn engine_with<G: SearchGame>(
     let engine = search::Engine::<G>::new(hash, args.threads as usize, tables);
     if engine.hash_mib() < hash {
         output::note(format_args!(
-            "warning: the system gave {} MiB for the hash table, not {hash}",
+            "warning: {} MiB for the hash table, not {hash}: memory is short",
             engine.hash_mib()
         ));
     }

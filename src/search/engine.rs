@@ -124,11 +124,13 @@ impl<G: SearchGame> Engine<G> {
 
     /// Resizes the transposition table (clearing it).
     pub fn set_hash(&mut self, mib: usize) {
+        // The old table is given back first: the new one may need its room.
+        self.tt = TranspositionTable::new(1);
         self.tt = TranspositionTable::new(mib);
     }
 
     /// The size of the transposition table in MiB: what was asked, or
-    /// less when the system gave less.
+    /// less when memory was short (see [`TranspositionTable::new`]).
     pub fn hash_mib(&self) -> usize {
         self.tt.mib()
     }

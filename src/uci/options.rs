@@ -155,7 +155,7 @@ impl<W: Write + Send + 'static> Session<W> {
         self.options.hash = got;
         if got < mib {
             self.say(&format!(
-                "info string the system gave {got} MiB for Hash, not {mib}"
+                "info string Hash is {got} MiB, not {mib}: memory is short"
             ));
         }
     }

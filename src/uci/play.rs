@@ -151,7 +151,7 @@ impl Play {
         }
     }
 
-    /// Resizes the transposition table; the MiB the system gave.
+    /// Resizes the transposition table; the MiB it got.
     pub(super) fn set_hash(&self, mib: usize) -> usize {
         match self {
             Play::Oware { engine, .. } => resize(&mut lock(engine), mib),
