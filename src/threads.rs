@@ -39,8 +39,8 @@ const PLENTY: usize = 4 << 30;
 const MARGIN: usize = 72 << 20;
 
 /// A thread about to be started, once there was room for it (see the module
-/// docs): [`Starter::spawn`] and [`Starter::spawn_scoped`] return once the
-/// thread runs.
+/// docs): when room is short, [`Starter::spawn`] and
+/// [`Starter::spawn_scoped`] return only once the thread runs.
 #[derive(Debug)]
 #[must_use]
 pub struct Starter {
@@ -160,6 +160,21 @@ mod tests {
             assert_eq!(handle.join().unwrap().as_deref(), Some("t"));
         });
         assert!(ran.load(Ordering::SeqCst));
+    }
+
+    #[test]
+    fn a_thread_started_when_room_is_short_meets_its_starter() {
+        let short = || Starter {
+            builder: Builder::new().stack_size(STACK),
+            wait: true,
+        };
+        let handle = short().spawn(|| 6 * 7).unwrap();
+        assert_eq!(handle.join().unwrap(), 42);
+        let value = std::thread::scope(|scope| {
+            let handle = short().spawn_scoped(scope, || 6 * 7).unwrap();
+            handle.join().unwrap()
+        });
+        assert_eq!(value, 42);
     }
 
     #[test]

@@ -110,10 +110,10 @@ impl TranspositionTable {
     /// refuses that much memory, the size is halved until it does not, and
     /// once more when it is over 16 MiB, to leave the process room for the
     /// rest of its work ([`TranspositionTable::mib`] says what it got).
-    /// Every page is
-    /// touched here, on all cores, so that no search pays for the first
-    /// touch of its pages (about 5 ms a 2 MiB page on a small virtual
-    /// machine: a 4 GiB table would cost seconds of the first moves' time).
+    /// Every page is touched here, on all cores, so that no search pays for
+    /// the first touch of its pages (about 5 ms a 2 MiB page on a small
+    /// virtual machine: a 4 GiB table would cost seconds of the first moves'
+    /// time).
     pub fn new(mib: usize) -> TranspositionTable {
         let fit = (mib.clamp(1, MAX_MIB) << 20) / (16 * WAYS);
         // The largest power of two that fits.
