@@ -13,6 +13,8 @@
 //! OWARE_FUZZ_CASES=1000000 cargo test --release --test fuzz -- --ignored
 //! ```
 
+mod common;
+
 use std::io::Read;
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
@@ -383,18 +385,7 @@ fn run_limited(args: &[String]) -> (Option<i32>, String) {
         let _ = stderr.read_to_end(&mut text);
         String::from_utf8_lossy(&text).into_owned()
     });
-    let started = Instant::now();
-    let status = loop {
-        if let Some(status) = child.try_wait().expect("wait for oware") {
-            break status;
-        }
-        if started.elapsed() > RUN_LIMIT {
-            let _ = child.kill();
-            let _ = child.wait();
-            panic!("oware {args:?} ran longer than {RUN_LIMIT:?}");
-        }
-        std::thread::sleep(Duration::from_millis(2));
-    };
+    let status = common::wait_within(&mut child, RUN_LIMIT, &format!("oware {args:?}"));
     let _ = out.join();
     (status.code(), err.join().unwrap_or_default())
 }

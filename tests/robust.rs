@@ -7,7 +7,7 @@ mod common;
 use std::io::{BufRead, BufReader};
 use std::process::{Command, Stdio};
 
-use common::{build, fails, oware, stdout};
+use common::{build, fails, oware, stdout, wait_within};
 
 /// Runs `oware args`, reads `lines` lines of its output, then closes the
 /// pipe as `head` does; returns the exit code and what it wrote on stderr.
@@ -99,18 +99,7 @@ fn run_limited(script: &str) -> (std::process::ExitStatus, String) {
         .stderr(log.try_clone().unwrap())
         .spawn()
         .unwrap();
-    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(60);
-    let status = loop {
-        if let Some(status) = child.try_wait().unwrap() {
-            break status;
-        }
-        if std::time::Instant::now() > deadline {
-            let _ = child.kill();
-            let _ = child.wait();
-            panic!("still running after a minute: {script}");
-        }
-        std::thread::sleep(std::time::Duration::from_millis(5));
-    };
+    let status = wait_within(&mut child, std::time::Duration::from_secs(60), script);
     let mut err = String::new();
     log.rewind().unwrap();
     log.read_to_string(&mut err).unwrap();

@@ -6,6 +6,27 @@ pub mod mancala;
 use std::path::PathBuf;
 use std::process::{Command, Output};
 
+/// Waits for `child` to end; kills it and fails the test (naming `what`)
+/// once it has run `limit`: a hang fails instead of stalling the run.
+pub fn wait_within(
+    child: &mut std::process::Child,
+    limit: std::time::Duration,
+    what: &str,
+) -> std::process::ExitStatus {
+    let deadline = std::time::Instant::now() + limit;
+    loop {
+        if let Some(status) = child.try_wait().expect("wait for the child") {
+            return status;
+        }
+        if std::time::Instant::now() > deadline {
+            let _ = child.kill();
+            let _ = child.wait();
+            panic!("{what} ran longer than {limit:?}");
+        }
+        std::thread::sleep(std::time::Duration::from_millis(2));
+    }
+}
+
 /// Runs the `oware` binary.
 pub fn oware(args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_oware"))
