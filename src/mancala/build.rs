@@ -331,7 +331,8 @@ impl TableGame for MancalaRules {
             seconds
         };
         // A move stores one seed or more: every lower level may be reached.
-        let resident = Resident::reaching(lower, n, 0..n, copy_budget(working_memory(n)), 0);
+        let resident = Resident::reaching_raw(lower, n, 0..n, copy_budget(working_memory(n)))
+            .map_err(|error| BuildError::Memory { level: n, error })?;
         phases.copy = split();
         let values = solve_level(n, self.empty_capture, &resident, bar)
             .map_err(|error| BuildError::Memory { level: n, error })?;
@@ -344,18 +345,25 @@ impl TableGame for MancalaRules {
     }
 
     fn check(&self, n: usize, levels: &Levels, bar: &ProgressBar) -> Result<(), FixpointError<i8>> {
-        check_level(n, self.empty_capture, &payloads(levels, n), bar)
+        let raw = raw_levels(levels, n);
+        check_level(n, self.empty_capture, &payloads(&raw), bar)
     }
 
     fn check_board(&self, n: usize, levels: &Levels, r: u64) -> Result<(), FixpointError<i8>> {
-        let payload = payloads(levels, n);
+        let raw = raw_levels(levels, n);
+        let payload = payloads(&raw);
         // `check_boards` walks the boards by their rotations' ranks.
         let rotation = rank_full_word(rotate_word(to_word(&unrank_full(r, n))), n);
         check_boards(n, self.empty_capture, &payload, rotation, 1)
     }
 }
 
-/// The payloads of levels 0..=n, which must be open.
-fn payloads(levels: &Levels, n: usize) -> Vec<&[u8]> {
-    (0..=n).map(|l| levels.loaded(l).payload()).collect()
+/// The raw payloads of levels 0..=n, which must be open (compact ones
+/// decoded).
+fn raw_levels(levels: &Levels, n: usize) -> Vec<std::borrow::Cow<'_, [u8]>> {
+    (0..=n).map(|l| levels.loaded(l).raw()).collect()
+}
+
+fn payloads<'a>(raw: &'a [std::borrow::Cow<'_, [u8]>]) -> Vec<&'a [u8]> {
+    raw.iter().map(|p| &**p).collect()
 }

@@ -99,7 +99,7 @@ impl MancalaTables {
             return None;
         }
         let table = self.levels.table(n)?;
-        Some(table.payload()[rank_full(board, n) as usize] as i8)
+        Some(table.entry(rank_full(board, n)) as u8 as i8)
     }
 
     /// The value of the board, checked: an error names the missing level's
@@ -110,7 +110,7 @@ impl MancalaTables {
             return Ok(v);
         }
         let table = self.levels.require(n)?;
-        let v = table.payload()[rank_full(board, n) as usize] as i8;
+        let v = table.entry(rank_full(board, n)) as u8 as i8;
         if v.unsigned_abs() as usize > n || (v as isize - n as isize) % 2 != 0 {
             return Err(TableError::Corrupt {
                 path: table.path().to_path_buf(),

@@ -365,7 +365,7 @@ pub fn build_levels<G: TableGame>(
             Ok(_) => {
                 levels.load(level, false)?;
                 let table = levels.loaded(level);
-                let stats = LevelStats::of(level, rules, |r| decode(encoding, table.payload(), r));
+                let stats = LevelStats::of(level, rules, |r| table.value(r));
                 let summary = LevelSummary {
                     level,
                     boards: rules.level_size(level),

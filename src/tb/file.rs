@@ -3,6 +3,10 @@
 //!
 //! Layout: the 8-byte magic, a little-endian `u32` header length, the header
 //! (serde + bincode), zero padding to a multiple of 64 bytes, the payload.
+//! The header's version says which payload follows: the raw entries
+//! (version [`FORMAT_VERSION`], an entry a board by rank) or the compact
+//! sections (version [`COMPACT_VERSION`], see [`super::compact`]). Both read
+//! through [`TableFile::value`].
 
 use std::fs::{self, File};
 use std::io::{self, BufWriter, Write};
@@ -11,12 +15,15 @@ use std::path::{Path, PathBuf};
 use memmap2::Mmap;
 use serde::{Deserialize, Serialize};
 
+use super::compact::{COMPACT_VERSION, CompactInfo, CompactLevel, Compressed};
 use super::rules::TableRules;
+use super::value::Value;
 use crate::Variant;
 
 /// The first eight bytes of every table file.
 pub const MAGIC: [u8; 8] = *b"OWARETB\x01";
-/// The format version this build reads and writes.
+/// The format version of raw tables (compact ones are
+/// [`COMPACT_VERSION`]).
 pub const FORMAT_VERSION: u32 = 1;
 const MAX_HEADER: usize = 4096;
 const ALIGN: usize = 64;
@@ -48,6 +55,37 @@ impl Encoding {
             Encoding::Score => 1,
         }
     }
+
+    /// The raw entry of rank `r` of a raw payload as a `u16` (a pair as
+    /// `mover << 8 | opponent`, a score as its byte).
+    #[inline]
+    pub fn entry(self, payload: &[u8], r: u64) -> u16 {
+        let r = r as usize;
+        match self {
+            Encoding::ForcedPair => u16::from_be_bytes([payload[2 * r], payload[2 * r + 1]]),
+            Encoding::Score => u16::from(payload[r]),
+        }
+    }
+
+    /// The value of a raw entry (see [`Encoding::entry`]).
+    #[inline]
+    pub const fn value(self, entry: u16) -> Value {
+        match self {
+            Encoding::ForcedPair => Value::new((entry >> 8) as u8, entry as u8),
+            Encoding::Score => Value::from_score(entry as u8 as i8),
+        }
+    }
+}
+
+/// The header of a compact file: the common fields (version
+/// [`COMPACT_VERSION`], `checksum` over the raw payload it decodes to),
+/// then the compact ones.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct CompactHeader {
+    /// The fields every table has.
+    pub table: Header,
+    /// The coding and the sections.
+    pub compact: CompactInfo,
 }
 
 /// The header at the start of a table file.
@@ -173,7 +211,7 @@ pub fn checksum(payload: &[u8]) -> u32 {
     all.finalize()
 }
 
-fn encode_header(header: &Header) -> Vec<u8> {
+fn encode_header(header: &impl Serialize) -> Vec<u8> {
     let body = bincode::serde::encode_to_vec(header, bincode::config::standard())
         .expect("a header always serialises");
     let mut out = Vec::with_capacity(ALIGN * 2);
@@ -193,11 +231,55 @@ pub fn write_table(
     header: &Header,
     write_payload: impl FnOnce(&mut dyn Write) -> io::Result<()>,
 ) -> Result<(), TableError> {
+    write_framed(path, &encode_header(header), write_payload)
+}
+
+/// Writes a compact table: `header` (whose `checksum` is the raw
+/// payload's; its version is set to [`COMPACT_VERSION`]) and the sections
+/// of `compressed`, under a temporary name renamed into place.
+pub fn write_compact(
+    path: &Path,
+    header: &Header,
+    compressed: &Compressed,
+) -> Result<(), TableError> {
+    let (info, meta) = compressed.layout();
+    let header = CompactHeader {
+        table: Header {
+            version: COMPACT_VERSION,
+            ..header.clone()
+        },
+        compact: info,
+    };
+    let s = info.sections;
+    let parts = [
+        (s.model, &meta[0][..]),
+        (s.sparse, &meta[1][..]),
+        (s.counts, &meta[2][..]),
+        (s.chunk_checksums, &meta[3][..]),
+        (s.data, &compressed.data[..]),
+    ];
+    write_framed(path, &encode_header(&header), |out| {
+        let mut at = 0u64;
+        for (section, bytes) in parts {
+            let pad = section.offset - at;
+            out.write_all(&vec![0u8; pad as usize])?;
+            out.write_all(bytes)?;
+            at = section.offset + bytes.len() as u64;
+        }
+        Ok(())
+    })
+}
+
+fn write_framed(
+    path: &Path,
+    header: &[u8],
+    write_payload: impl FnOnce(&mut dyn Write) -> io::Result<()>,
+) -> Result<(), TableError> {
     let tmp = path.with_extension("owt.tmp");
     let result = (|| -> io::Result<()> {
         let file = File::create(&tmp)?;
         let mut out = BufWriter::with_capacity(1 << 20, file);
-        out.write_all(&encode_header(header))?;
+        out.write_all(header)?;
         write_payload(&mut out)?;
         let file = out.into_inner().map_err(|e| e.into_error())?;
         file.sync_all()?;
@@ -240,12 +322,23 @@ pub fn read_framed_header<H: serde::de::DeserializeOwned>(
     Ok((header, 12 + len))
 }
 
-/// An open, validated table: its header and the memory-mapped payload.
+/// An open, validated table: its header and the memory-mapped payload,
+/// raw or compact.
 pub struct TableFile {
     header: Header,
     map: Mmap,
     offset: usize,
     path: PathBuf,
+    compact: Option<Box<CompactLevel>>,
+}
+
+/// The version a framed header starts with (its first field).
+fn header_version(bytes: &[u8]) -> Option<u32> {
+    let len = u32::from_le_bytes(bytes.get(8..12)?.try_into().ok()?) as usize;
+    let body = bytes.get(12..12 + len.min(MAX_HEADER))?;
+    bincode::serde::decode_from_slice::<u32, _>(body, bincode::config::standard())
+        .ok()
+        .map(|(v, _)| v)
 }
 
 impl TableFile {
@@ -277,11 +370,35 @@ impl TableFile {
         let bad = |reason: String| {
             TableError::corrupt(path, format!("{reason}; {}", remedy(path, rules, level)))
         };
-        let (header, header_end): (Header, usize) =
-            read_framed_header(&map, &MAGIC, "table").map_err(bad)?;
-        if header.version != FORMAT_VERSION {
+        let version = match read_framed_header::<u32>(&map, &MAGIC, "table") {
+            Ok(_) => header_version(&map).unwrap_or(0),
+            Err(reason) => return Err(bad(reason)),
+        };
+        let (header, compact, header_end) = match version {
+            FORMAT_VERSION => {
+                let (header, end): (Header, usize) =
+                    read_framed_header(&map, &MAGIC, "table").map_err(bad)?;
+                (header, None, end)
+            }
+            COMPACT_VERSION => {
+                let (header, end): (CompactHeader, usize) =
+                    read_framed_header(&map, &MAGIC, "table").map_err(bad)?;
+                (header.table, Some(header.compact), end)
+            }
+            v => {
+                let newer = if v > COMPACT_VERSION {
+                    " (written by a newer oware: update it)"
+                } else {
+                    ""
+                };
+                return Err(bad(format!(
+                    "format version {v}{newer}; this build reads {FORMAT_VERSION} (raw) and {COMPACT_VERSION} (compact)"
+                )));
+            }
+        };
+        if header.version != version {
             return Err(bad(format!(
-                "format version {} (this build reads {FORMAT_VERSION})",
+                "inconsistent format version {}",
                 header.version
             )));
         }
@@ -315,18 +432,31 @@ impl TableFile {
             )));
         }
         let offset = header_end.div_ceil(ALIGN) * ALIGN;
-        let expected = offset as u64 + header.boards * header.encoding.bytes_per_board() as u64;
-        if map.len() as u64 != expected {
-            return Err(bad(format!(
-                "{} bytes, expected {expected} (truncated or padded)",
-                map.len()
-            )));
-        }
+        let compact = match compact {
+            None => {
+                let expected =
+                    offset as u64 + header.boards * header.encoding.bytes_per_board() as u64;
+                if map.len() as u64 != expected {
+                    return Err(bad(format!(
+                        "{} bytes, expected {expected} (truncated or padded)",
+                        map.len()
+                    )));
+                }
+                None
+            }
+            Some(info) => {
+                let payload = map.get(offset..).unwrap_or(&[]);
+                Some(Box::new(
+                    CompactLevel::open(payload, header.boards, info).map_err(bad)?,
+                ))
+            }
+        };
         let table = TableFile {
             header,
             map,
             offset,
             path: path.to_path_buf(),
+            compact,
         };
         if check_sum {
             table.verify_checksum()?;
@@ -335,16 +465,135 @@ impl TableFile {
     }
 
     /// Recomputes the payload checksum (in parallel, on rayon's pool) and
-    /// compares it with the header's. The error names the file and says how
-    /// to replace it.
+    /// compares it with the header's; for a compact table, each data
+    /// chunk's. The error names the file (and a compact table's damaged
+    /// blocks) and says how to replace it.
     pub fn verify_checksum(&self) -> Result<(), TableError> {
-        self.compare_checksum(checksum(self.payload()))
+        match &self.compact {
+            None => self.compare_checksum(checksum(self.payload())),
+            Some(c) => self.report_damage(c, c.damaged_chunks(self.payload(), true)),
+        }
     }
 
     /// [`TableFile::verify_checksum`] on the calling thread alone, reading
     /// the payload in order.
     pub fn verify_checksum_serial(&self) -> Result<(), TableError> {
-        self.compare_checksum(checksum_serial(self.payload()))
+        match &self.compact {
+            None => self.compare_checksum(checksum_serial(self.payload())),
+            Some(c) => self.report_damage(c, c.damaged_chunks(self.payload(), false)),
+        }
+    }
+
+    /// Decodes a compact table whole and checks it against the header's
+    /// checksum of the raw payload (a raw table: its checksum). The
+    /// strongest check short of re-solving the level.
+    pub fn verify_decoded(&self) -> Result<(), TableError> {
+        match &self.compact {
+            None => self.verify_checksum(),
+            Some(_) => {
+                self.verify_checksum()?;
+                let raw = self
+                    .decode_all()
+                    .map_err(|e| TableError::io(&self.path, e))?;
+                self.compare_checksum(checksum(&raw))
+            }
+        }
+    }
+
+    fn report_damage(&self, c: &CompactLevel, damaged: Vec<usize>) -> Result<(), TableError> {
+        let Some(&first) = damaged.first() else {
+            return Ok(());
+        };
+        let more = match damaged.len() {
+            1 => String::new(),
+            n => format!(" and {} more", n - 1),
+        };
+        Err(TableError::corrupt(
+            &self.path,
+            format!(
+                "damaged data in {}{more}; {}",
+                c.describe_chunk(self.payload(), first),
+                remedy(
+                    &self.path,
+                    self.header.rules,
+                    usize::from(self.header.level)
+                )
+            ),
+        ))
+    }
+
+    /// Whether the file is in the compact format.
+    pub fn is_compact(&self) -> bool {
+        self.compact.is_some()
+    }
+
+    /// The compact level, for a compact file.
+    pub fn compact(&self) -> Option<&CompactLevel> {
+        self.compact.as_deref()
+    }
+
+    /// The file's size in bytes.
+    pub fn file_bytes(&self) -> u64 {
+        self.map.len() as u64
+    }
+
+    /// The raw entry of rank `r` as a `u16` (see [`Encoding::entry`]).
+    #[inline]
+    pub fn entry(&self, r: u64) -> u16 {
+        match &self.compact {
+            None => self.header.encoding.entry(self.payload(), r),
+            Some(c) => c.entry(self.payload(), r),
+        }
+    }
+
+    /// The value of the board of rank `r`.
+    #[inline]
+    pub fn value(&self, r: u64) -> Value {
+        self.header.encoding.value(self.entry(r))
+    }
+
+    /// Starts loading what a probe of rank `r` reads into the cache.
+    #[inline]
+    pub fn prefetch(&self, r: u64) {
+        let at = match &self.compact {
+            None => self.header.encoding.bytes_per_board() * r as usize,
+            Some(c) => c.probe_address(r),
+        };
+        if let Some(byte) = self.payload().get(at) {
+            super::prefetch::prefetch(byte);
+        }
+    }
+
+    /// The raw payload: the file's own bytes for a raw table, `None` for
+    /// a compact one (see [`TableFile::decode_all`]).
+    pub fn raw_payload(&self) -> Option<&[u8]> {
+        self.compact.is_none().then(|| self.payload())
+    }
+
+    /// The raw payload: borrowed from the map for a raw table, decoded
+    /// into memory (in parallel) for a compact one.
+    pub fn raw(&self) -> std::borrow::Cow<'_, [u8]> {
+        match &self.compact {
+            None => std::borrow::Cow::Borrowed(self.payload()),
+            Some(c) => {
+                let width = self.header.encoding.bytes_per_board();
+                let mut out = vec![0u8; self.header.boards as usize * width];
+                c.decode_all(self.payload(), width, &mut out);
+                std::borrow::Cow::Owned(out)
+            }
+        }
+    }
+
+    /// The raw payload in memory (a compact table decoded in parallel).
+    pub fn decode_all(&self) -> io::Result<super::scratch::Scratch> {
+        let width = self.header.encoding.bytes_per_board();
+        let len = self.header.boards as usize * width;
+        let mut out = super::scratch::Scratch::zeroed(len)?;
+        match &self.compact {
+            None => out.copy_from_slice(self.payload()),
+            Some(c) => c.decode_all(self.payload(), width, &mut out),
+        }
+        Ok(out)
     }
 
     fn compare_checksum(&self, actual: u32) -> Result<(), TableError> {
@@ -375,7 +624,8 @@ impl TableFile {
         &self.path
     }
 
-    /// The payload bytes.
+    /// The payload bytes as stored: the raw entries, or a compact file's
+    /// sections.
     #[inline]
     pub fn payload(&self) -> &[u8] {
         &self.map[self.offset..]

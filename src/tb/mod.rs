@@ -4,6 +4,7 @@
 pub mod board;
 pub mod build;
 pub mod builder;
+pub mod compact;
 #[cfg(feature = "mpi")]
 pub mod distributed;
 pub mod file;

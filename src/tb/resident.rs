@@ -71,29 +71,55 @@ impl<'a> Resident<'a> {
             let Some(table) = tables.table(lower) else {
                 continue;
             };
-            let payload = table.payload();
-            if payload.len() < min_bytes || payload.len() as u64 > left {
+            let raw_bytes =
+                table.header().boards as usize * table.header().encoding.bytes_per_board();
+            // A compact level is worth decoding whatever its size: a probe
+            // of the copy costs a load, of the compact file a block's decode.
+            let small = raw_bytes < min_bytes && !table.is_compact();
+            if small || raw_bytes as u64 > left {
                 continue;
             }
-            // Without the memory the level is read from its map: slower,
+            // Without the memory the level is read from its file: slower,
             // not wrong.
-            let Ok(mut copy) = Scratch::zeroed(payload.len()) else {
+            let Ok(copy) = table.decode_all() else {
                 continue;
             };
-            copy.copy_from_slice(payload);
-            left -= payload.len() as u64;
+            left -= raw_bytes as u64;
             copies[lower] = Some((table.header().encoding, copy));
         }
         Resident { tables, copies }
     }
 
-    /// The payload of `level` (below the level being built): the copy, or
-    /// the map.
+    /// [`Resident::reaching`] with every level of `reach` held raw: the
+    /// compact ones left out for want of budget are decoded all the same
+    /// (for solvers that read the raw payloads, see
+    /// [`Resident::payload`]).
+    pub fn reaching_raw(
+        tables: &'a Levels,
+        level: usize,
+        reach: Range<usize>,
+        budget: u64,
+    ) -> std::io::Result<Resident<'a>> {
+        let mut resident = Resident::reaching(tables, level, reach.clone(), budget, 0);
+        for lower in reach {
+            if let Some(table) = tables.table(lower)
+                && table.is_compact()
+                && resident.copies[lower].is_none()
+            {
+                resident.copies[lower] = Some((table.header().encoding, table.decode_all()?));
+            }
+        }
+        Ok(resident)
+    }
+
+    /// The raw payload of `level` (below the level being built): the copy,
+    /// or the map of a raw file. A compact level without a copy has none
+    /// (never after [`Resident::reaching_raw`]): an empty slice.
     #[inline]
     pub fn payload(&self, level: usize) -> &[u8] {
         match &self.copies[level] {
             Some((_, copy)) => copy,
-            None => self.tables.loaded(level).payload(),
+            None => self.tables.loaded(level).raw_payload().unwrap_or(&[]),
         }
     }
 

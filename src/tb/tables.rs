@@ -158,13 +158,11 @@ impl LowerLevels for Tablebase {
 impl LowerLevels for Levels {
     #[inline]
     fn value_at(&self, level: usize, r: u64) -> Value {
-        let table = self.loaded(level);
-        decode(table.header().encoding, table.payload(), r)
+        self.loaded(level).value(r)
     }
 
     #[inline]
     fn prefetch(&self, level: usize, r: u64) {
-        let table = self.loaded(level);
-        prefetch_entry(table.header().encoding, table.payload(), r);
+        self.loaded(level).prefetch(r);
     }
 }

@@ -140,10 +140,7 @@ pub fn levels_stats(levels: &Levels) -> Result<Vec<LevelReport>, TableError> {
         .map(|level| {
             let table = levels.require(level)?;
             table.verify_checksum()?;
-            let encoding = table.header().encoding;
-            let s = LevelStats::of(level, rules, |r| {
-                super::tables::decode(encoding, table.payload(), r)
-            });
+            let s = LevelStats::of(level, rules, |r| table.value(r));
             let histogram = s
                 .histogram
                 .iter()

@@ -166,9 +166,7 @@ fn build_ranks(
                 tables.load(level, false)?;
                 let summary = if root {
                     let table = tables.table(level).expect("loaded");
-                    let stats = LevelStats::of(level, opts.variant, |r| {
-                        decode(encoding, table.payload(), r)
-                    });
+                    let stats = LevelStats::of(level, opts.variant, |r| table.value(r));
                     LevelSummary {
                         stats,
                         ..skipped(level)

@@ -1,0 +1,87 @@
+//! `oware compress`: convert a folder's raw tables to the compact format.
+
+use std::path::PathBuf;
+
+use anyhow::{Context, Result};
+use clap::Args;
+use serde_json::json;
+
+use oware::tb::compact::{Coding, compress_folder};
+
+use super::common::thread_pool;
+use super::output;
+use super::tables::{TableChoice, TableRulesArgs};
+
+/// Arguments of `oware compress`.
+#[derive(Args)]
+pub struct CompressArgs {
+    /// Folder of the table files (default: $OWARE_DB, else `databases`;
+    /// `databases/mancala` for mancala).
+    #[arg(long, visible_alias = "dir", value_name = "DIR")]
+    db: Option<PathBuf>,
+    #[command(flatten)]
+    rules: TableRulesArgs,
+    /// Only this level.
+    #[arg(long)]
+    level: Option<usize>,
+    /// Worker threads (default: every core).
+    #[arg(long)]
+    threads: Option<usize>,
+    /// Print one JSON object when done.
+    #[arg(long)]
+    json: bool,
+}
+
+/// Runs `oware compress`.
+pub fn run(args: CompressArgs) -> Result<()> {
+    let choice = args.rules.choice()?;
+    let dir = choice.folder(args.db.as_ref());
+    let rules = match choice {
+        TableChoice::Oware(variant) => oware::tb::TableRules::Oware(variant),
+        TableChoice::Mancala(rules) => oware::tb::TableRules::Mancala {
+            empty_capture: rules.empty_capture,
+        },
+    };
+    let pool = thread_pool(args.threads)?;
+    let json = args.json;
+    let done = pool
+        .install(|| {
+            compress_folder(&dir, rules, args.level, Coding::DEFAULT, |c| {
+                if !json {
+                    output::line(c.describe());
+                }
+            })
+        })
+        .with_context(|| format!("cannot compress the tables in {}", dir.display()))?;
+    if done.is_empty() {
+        anyhow::bail!(
+            "no {rules} tables in {} (`oware build {} --max-seeds 16 --db {}` builds them)",
+            dir.display(),
+            rules.build_flags(),
+            dir.display()
+        );
+    }
+    let raw: u64 = done.iter().map(|c| c.raw_bytes).sum();
+    let compact: u64 = done.iter().map(|c| c.compact_bytes).sum();
+    if json {
+        let levels: Vec<_> = done
+            .iter()
+            .map(|c| {
+                json!({"seeds": c.level, "boards": c.boards, "raw_bytes": c.raw_bytes,
+                       "compact_bytes": c.compact_bytes, "bits_per_board": c.bits_per_board(),
+                       "order0_bits": c.entropy, "converted": c.converted, "seconds": c.seconds})
+            })
+            .collect();
+        output::line(
+            json!({"rules": rules.name(), "raw_bytes": raw, "compact_bytes": compact, "levels": levels}),
+        );
+    } else {
+        output::line(format_args!(
+            "{} levels: {raw} raw bytes → {compact} compact bytes ({:.1} %) in {}",
+            done.len(),
+            100.0 * compact as f64 / raw.max(1) as f64,
+            dir.display()
+        ));
+    }
+    Ok(())
+}

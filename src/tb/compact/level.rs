@@ -1,0 +1,274 @@
+//! Reading a compact level: validating its sections, probing a rank,
+//! checking the data's chunks and decoding it whole.
+
+use rayon::prelude::*;
+
+use super::huffman::Decoder;
+use super::model::{Model, START};
+use super::{CompactInfo, Section, meta_checksum};
+use crate::tb::file::checksum_serial;
+
+/// A compact level's model and where its sections lie in the payload.
+pub struct CompactLevel {
+    info: CompactInfo,
+    symbols: Vec<u16>,
+    next_context: Vec<u16>,
+    decoders: Vec<Decoder>,
+    boards: u64,
+    blocks: usize,
+    sparse_at: usize,
+    counts_at: usize,
+    chunks_at: usize,
+    data_at: usize,
+}
+
+fn section<'a>(payload: &'a [u8], s: Section, name: &str) -> Result<&'a [u8], String> {
+    let start = usize::try_from(s.offset).map_err(|_| format!("{name} section out of range"))?;
+    let len = usize::try_from(s.len).map_err(|_| format!("{name} section out of range"))?;
+    payload
+        .get(start..start.saturating_add(len))
+        .ok_or_else(|| format!("{name} section lies past the end of the file (truncated?)"))
+}
+
+impl CompactLevel {
+    /// Validates the sections of a payload of `boards` boards described by
+    /// `info`: their sizes, the meta checksum, the model, and that the
+    /// counts and the sparse index agree with the number of boards.
+    pub fn open(payload: &[u8], boards: u64, info: CompactInfo) -> Result<CompactLevel, String> {
+        let coding = info.coding;
+        if !coding.is_valid() {
+            return Err(format!("unsupported coding parameters {coding:?}"));
+        }
+        let s = info.sections;
+        let model = section(payload, s.model, "model")?;
+        let sparse = section(payload, s.sparse, "sparse index")?;
+        let counts = section(payload, s.counts, "counts")?;
+        let chunks = section(payload, s.chunk_checksums, "checksum")?;
+        let data = section(payload, s.data, "data")?;
+        if payload.len() as u64 != s.end() {
+            return Err(format!(
+                "{} payload bytes, the sections take {} (truncated or padded)",
+                payload.len(),
+                s.end()
+            ));
+        }
+        if meta_checksum(model, sparse, counts, chunks) != info.meta_checksum {
+            return Err("the index or model is damaged (checksum mismatch)".to_string());
+        }
+        let blocks = counts.len();
+        let bb = coding.block_bytes as usize;
+        let step = 1u64 << coding.sparse_shift;
+        if data.len() != blocks * bb + 8
+            || sparse.len() as u64 != 8 * boards.div_ceil(step)
+            || chunks.len() != 4 * blocks.div_ceil(coding.chunk_blocks as usize)
+        {
+            return Err("section sizes do not fit the number of boards".to_string());
+        }
+        if counts.iter().map(|&c| u64::from(c)).sum::<u64>() != boards {
+            return Err("the blocks do not hold the level's boards".to_string());
+        }
+        let model = Model::from_bytes(model)?;
+        let level = CompactLevel {
+            info,
+            decoders: model.decoders(),
+            symbols: model.symbols,
+            next_context: model.next_context,
+            boards,
+            blocks,
+            sparse_at: s.sparse.offset as usize,
+            counts_at: s.counts.offset as usize,
+            chunks_at: s.chunk_checksums.offset as usize,
+            data_at: s.data.offset as usize,
+        };
+        for i in 0..boards.div_ceil(step) as usize {
+            let e = level.sparse_entry(payload, i);
+            let block = (e >> 8) as usize;
+            if block >= blocks || (e & 0xFF) >= u64::from(counts[block]) {
+                return Err(format!("sparse index entry {i} is out of range"));
+            }
+        }
+        Ok(level)
+    }
+
+    /// The header's description of the coding and the sections.
+    pub fn info(&self) -> &CompactInfo {
+        &self.info
+    }
+
+    /// Blocks in the level.
+    pub fn blocks(&self) -> usize {
+        self.blocks
+    }
+
+    /// Distinct entries (symbols) and contexts of the model.
+    pub fn model_size(&self) -> (usize, usize) {
+        (self.symbols.len(), self.decoders.len())
+    }
+
+    #[inline]
+    fn sparse_entry(&self, payload: &[u8], i: usize) -> u64 {
+        let at = self.sparse_at + 8 * i;
+        payload
+            .get(at..at + 8)
+            .map_or(0, |b| u64::from_le_bytes(b.try_into().expect("8 bytes")))
+    }
+
+    /// The entry of rank `r` (`r` below the level's boards): the raw
+    /// payload's bytes as a `u16` (a pair as `mover << 8 | opponent`, a
+    /// score as its byte). Damaged data (chunks not checked) decodes to
+    /// some entry of the level, never to a panic.
+    #[inline]
+    pub fn entry(&self, payload: &[u8], r: u64) -> u16 {
+        let shift = self.info.coding.sparse_shift;
+        let e = self.sparse_entry(payload, (r >> shift) as usize);
+        let mut block = (e >> 8) as usize;
+        let mut before = (e & 0xFF) + (r & ((1 << shift) - 1));
+        let counts = payload
+            .get(self.counts_at..self.counts_at + self.blocks)
+            .unwrap_or(&[]);
+        while let Some(&c) = counts.get(block) {
+            if before < u64::from(c) {
+                break;
+            }
+            before -= u64::from(c);
+            block += 1;
+        }
+        let bb = self.info.coding.block_bytes as usize;
+        let bytes = payload.get(self.data_at + block * bb..).unwrap_or(&[]);
+        self.symbols[usize::from(self.decode_nth(bytes, before as usize))]
+    }
+
+    /// The symbol of the board `n` places into the block at the start of
+    /// `bytes`.
+    #[inline]
+    fn decode_nth(&self, bytes: &[u8], n: usize) -> u16 {
+        let mut pos = 0;
+        let mut s = self.decoders[START].decode(bytes, &mut pos);
+        for _ in 0..n {
+            let context = self.context_after(s);
+            s = self.decoders[context].decode(bytes, &mut pos);
+        }
+        s
+    }
+
+    #[inline]
+    fn context_after(&self, s: u16) -> usize {
+        usize::from(self.next_context.get(usize::from(s)).copied().unwrap_or(0))
+    }
+
+    /// The first address a probe of `r` reads, for a prefetch.
+    #[inline]
+    pub fn probe_address(&self, r: u64) -> usize {
+        self.sparse_at + 8 * (r >> self.info.coding.sparse_shift) as usize
+    }
+
+    /// Blocks a data checksum covers, and the number of such chunks.
+    fn chunking(&self) -> (usize, usize) {
+        let per = self.info.coding.chunk_blocks as usize;
+        (per, self.blocks.div_ceil(per))
+    }
+
+    /// Whether chunk `i`'s data matches its checksum.
+    fn chunk_is_intact(&self, payload: &[u8], i: usize) -> bool {
+        let (per, _) = self.chunking();
+        let bb = self.info.coding.block_bytes as usize;
+        let first = i * per;
+        let last = (first + per).min(self.blocks);
+        let data = &payload[self.data_at + first * bb..self.data_at + last * bb];
+        let at = self.chunks_at + 4 * i;
+        let stored = u32::from_le_bytes(payload[at..at + 4].try_into().expect("4 bytes"));
+        checksum_serial(data) == stored
+    }
+
+    /// The chunks whose data does not match its checksum (on rayon's pool
+    /// when `parallel`, else on the calling thread in order).
+    pub fn damaged_chunks(&self, payload: &[u8], parallel: bool) -> Vec<usize> {
+        let (_, chunks) = self.chunking();
+        if parallel {
+            (0..chunks)
+                .into_par_iter()
+                .filter(|&i| !self.chunk_is_intact(payload, i))
+                .collect()
+        } else {
+            (0..chunks)
+                .filter(|&i| !self.chunk_is_intact(payload, i))
+                .collect()
+        }
+    }
+
+    /// The blocks and ranks chunk `i` covers, for people: "block group 3
+    /// (blocks 6144..8191, ranks 1200000..1599999)".
+    pub fn describe_chunk(&self, payload: &[u8], i: usize) -> String {
+        let (per, _) = self.chunking();
+        let first = i * per;
+        let last = (first + per).min(self.blocks);
+        let counts = &payload[self.counts_at..self.counts_at + self.blocks];
+        let rank = |b: usize| counts[..b].iter().map(|&c| u64::from(c)).sum::<u64>();
+        format!(
+            "block group {i} (blocks {first}..{}, ranks {}..{})",
+            last - 1,
+            rank(first),
+            rank(last).saturating_sub(1)
+        )
+    }
+
+    /// The first rank of each data chunk, and the level's size last.
+    pub fn chunk_starts(&self, payload: &[u8]) -> Vec<u64> {
+        let (per, _) = self.chunking();
+        let counts = &payload[self.counts_at..self.counts_at + self.blocks];
+        let mut starts = vec![0u64];
+        for group in counts.chunks(per) {
+            let last = *starts.last().expect("one start");
+            starts.push(last + group.iter().map(|&c| u64::from(c)).sum::<u64>());
+        }
+        if self.blocks == 0 {
+            starts.push(0);
+        }
+        starts
+    }
+
+    /// Decodes the entries of chunk `i` into `out` (`width` bytes an
+    /// entry, as the raw payload lays them out; `out` holds exactly the
+    /// chunk's boards).
+    pub fn decode_chunk(&self, payload: &[u8], i: usize, width: usize, out: &mut [u8]) {
+        let (per, _) = self.chunking();
+        let bb = self.info.coding.block_bytes as usize;
+        let counts = &payload[self.counts_at..self.counts_at + self.blocks];
+        let mut at = 0;
+        for b in i * per..((i + 1) * per).min(self.blocks) {
+            let bytes = &payload[self.data_at + b * bb..];
+            let mut pos = 0;
+            let mut context = START;
+            for _ in 0..counts[b] {
+                let s = self.decoders[context].decode(bytes, &mut pos);
+                context = self.context_after(s);
+                let e = self.symbols[usize::from(s)];
+                if width == 2 {
+                    out[at..at + 2].copy_from_slice(&e.to_be_bytes());
+                } else {
+                    out[at] = e as u8;
+                }
+                at += width;
+            }
+        }
+    }
+
+    /// Decodes every entry into `out`, `width` bytes an entry (1 or 2, the
+    /// raw payload's layout), the chunks in parallel.
+    pub fn decode_all(&self, payload: &[u8], width: usize, out: &mut [u8]) {
+        assert_eq!(out.len() as u64, self.boards * width as u64);
+        let starts = self.chunk_starts(payload);
+        // Split the output at each chunk's first board.
+        let mut parts: Vec<(usize, &mut [u8])> = Vec::new();
+        let mut rest = out;
+        for i in 0..starts.len() - 1 {
+            let boards = (starts[i + 1] - starts[i]) as usize;
+            let (head, tail) = rest.split_at_mut(boards * width);
+            parts.push((i, head));
+            rest = tail;
+        }
+        parts
+            .into_par_iter()
+            .for_each(|(i, out)| self.decode_chunk(payload, i, width, out));
+    }
+}
