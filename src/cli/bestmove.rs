@@ -7,15 +7,15 @@ use oware::mancala::Mancala;
 use oware::search::{self, Engine, Oware, SearchGame};
 
 use super::common::{
-    Choice, EngineArgs, RulesArgs, game_from, limits_from, make_engine, mancala_engine,
-    mancala_game_from,
+    Choice, EngineArgs, POSITION_HELP, RulesArgs, game_from, limits_from, make_engine,
+    mancala_engine, mancala_game_from,
 };
 use super::output;
 
 /// Arguments of `oware bestmove` and `oware analyze`.
 #[derive(Args)]
 pub struct SearchArgs {
-    /// Position string or `startpos` (the default).
+    #[arg(help = POSITION_HELP, value_name = "POSITION")]
     pub position: Option<String>,
     /// Moves played from the position (their history counts for
     /// repetitions; in mancala, after another go the same side moves).

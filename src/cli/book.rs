@@ -11,7 +11,7 @@ use serde_json::json;
 use oware::book::{self, Book, build::Growth};
 use oware::{Position, Rules, Variant, search};
 
-use super::common::parse_position;
+use super::common::{POSITION_HELP, parse_position};
 use super::output;
 
 /// The book file the commands use when none is given.
@@ -60,7 +60,7 @@ struct BuildBookArgs {
 
 #[derive(Args)]
 struct ShowBookArgs {
-    /// Position string or `startpos` (the default).
+    #[arg(help = POSITION_HELP, value_name = "POSITION")]
     position: Option<String>,
     /// The book file.
     #[arg(long, default_value = DEFAULT_BOOK)]

@@ -13,6 +13,12 @@ use oware::{Game, Move, Position, RuleSet, Rules, Variant, mancala, parse_moves,
 
 use super::output;
 
+/// The help of a command's position argument: the format in one line.
+pub const POSITION_HELP: &str = "Position `p0-…-p11-S-N-T` (pits A–F then a–f, South's and North's stores, S or N to move), e.g. 4-4-4-4-4-4-4-4-4-4-4-4-0-0-S; `startpos` (the default) is the start";
+
+/// [`POSITION_HELP`] for a command that needs a position.
+pub const POSITION_REQUIRED_HELP: &str = "Position `p0-…-p11-S-N-T` (pits A–F then a–f, South's and North's stores, S or N to move), e.g. 0-0-0-0-0-1-0-0-0-0-0-2-22-23-S";
+
 /// The environment variable naming the default table folder.
 pub const DB_ENV: &str = "OWARE_DB";
 
@@ -197,8 +203,28 @@ pub fn search_tables(args: &EngineArgs, variant: Variant) -> Result<Option<Arc<t
     for rejected in tables.rejected() {
         output::note(format_args!("warning: table left closed: {rejected}"));
     }
-    output::note(format_args!("tables: {}", tables.describe()));
+    match tables.complete_up_to() {
+        Some(_) => output::note(format_args!("tables: {}", tables.describe())),
+        None => output::note(format_args!(
+            "tables: {}; {}",
+            tables.describe(),
+            build_hint(&dir, asked)
+        )),
+    }
     Ok(tables.complete_up_to().map(|_| Arc::new(tables)))
+}
+
+/// How to build Oware's tables into `dir` (named on the command line or
+/// by `$OWARE_DB` when `asked`), in a few words for the end of a line.
+pub fn build_hint(dir: &std::path::Path, asked: bool) -> String {
+    if asked {
+        format!(
+            "`oware build --max-seeds 16 --dir {}` builds them",
+            dir.display()
+        )
+    } else {
+        "`oware build --max-seeds 16` builds them".to_string()
+    }
 }
 
 /// An engine as `args` asks (its weights read from `--eval`), its table

@@ -9,13 +9,15 @@ use serde_json::json;
 use oware::format_moves;
 use oware::mancala;
 
-use super::common::{Choice, RulesArgs, mancala_position, parse_position, thread_pool};
+use super::common::{
+    Choice, POSITION_HELP, RulesArgs, mancala_position, parse_position, thread_pool,
+};
 use super::output;
 
 /// Arguments of `oware perft`.
 #[derive(Args)]
 pub struct PerftArgs {
-    /// Position string or `startpos` (the default).
+    #[arg(help = POSITION_HELP, value_name = "POSITION")]
     position: Option<String>,
     /// Depth in half-moves.
     #[arg(long, short)]

@@ -8,21 +8,21 @@ use clap::Args;
 use oware::mancala::{self, MancalaEnd};
 use oware::tb;
 
-use super::common::{mancala_position, parse_position};
+use super::common::{POSITION_REQUIRED_HELP, mancala_position, parse_position};
 use super::output;
 use super::tables::{TableChoice, TableRulesArgs, open_mancala, open_tables};
 
 /// Arguments of `oware probe`.
 #[derive(Args)]
 pub struct ProbeArgs {
-    /// Position string.
+    #[arg(help = POSITION_REQUIRED_HELP, value_name = "POSITION")]
     position: String,
     #[command(flatten)]
     rules: TableRulesArgs,
     /// Folder of the table files (default: $OWARE_DB, else `databases`;
     /// `databases/mancala` for mancala).
-    #[arg(long)]
-    dir: Option<PathBuf>,
+    #[arg(long, visible_alias = "dir", value_name = "DIR")]
+    db: Option<PathBuf>,
     /// Print one JSON object.
     #[arg(long)]
     json: bool,
@@ -46,7 +46,7 @@ pub fn run(args: ProbeArgs) -> Result<()> {
                     tb::index::MAX_SEEDS
                 );
             }
-            let tables = open_mancala(&choice.folder(args.dir.as_ref()), rules)?;
+            let tables = open_mancala(&choice.folder(args.db.as_ref()), rules)?;
             let report = mancala::probe::probe(&tables, &pos)?;
             if args.json {
                 output::line(serde_json::to_string(&report)?);
@@ -57,7 +57,7 @@ pub fn run(args: ProbeArgs) -> Result<()> {
         }
     };
     let pos = parse_position(Some(&args.position))?;
-    let tables = open_tables(args.dir.as_ref(), variant)?;
+    let tables = open_tables(args.db.as_ref(), variant)?;
     let report = tb::probe::probe(&tables, &pos)?;
     if args.json {
         output::line(serde_json::to_string(&report)?);

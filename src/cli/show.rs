@@ -9,13 +9,13 @@ use oware::mancala::{self, MancalaGame, MancalaPosition, MancalaRules};
 use oware::ogn::GameRecord;
 use oware::{Game, parse_moves, report};
 
-use super::common::{Choice, RulesArgs, parse_position};
+use super::common::{Choice, POSITION_HELP, RulesArgs, parse_position};
 use super::output;
 
 /// Arguments of `oware show`.
 #[derive(Args)]
 pub struct ShowArgs {
-    /// Position string `p0-…-p11-S-N-T` or `startpos` (the default).
+    #[arg(help = POSITION_HELP, value_name = "POSITION")]
     position: Option<String>,
     /// Moves to play first, concatenated (`FfBe`) or spaced (`"F f B e"`).
     #[arg(long, value_name = "LIST")]

@@ -24,7 +24,9 @@ const HEARTBEAT: Duration = Duration::from_secs(60);
 /// Arguments of `oware solve`.
 #[derive(Args)]
 pub struct SolveArgs {
-    /// Position string (default: the start of `--start-seeds`).
+    /// Position `p0-…-p11-S-N-T` (pits A–F then a–f, South's and North's
+    /// stores, S or N to move), e.g. 3-3-3-3-3-3-3-3-3-3-3-3-0-0-S
+    /// (default: the start of `--start-seeds`).
     #[arg(long)]
     position: Option<String>,
     #[command(flatten)]

@@ -15,8 +15,8 @@ use super::tables::{TableChoice, TableRulesArgs, open_mancala, open_tables};
 pub struct StatsArgs {
     /// Folder of the table files (default: $OWARE_DB, else `databases`;
     /// `databases/mancala` for mancala).
-    #[arg(long)]
-    dir: Option<PathBuf>,
+    #[arg(long, visible_alias = "dir", value_name = "DIR")]
+    db: Option<PathBuf>,
     #[command(flatten)]
     rules: TableRulesArgs,
     /// Print one JSON object.
@@ -27,15 +27,28 @@ pub struct StatsArgs {
 /// Runs `oware stats`.
 pub fn run(args: StatsArgs) -> Result<()> {
     let choice = args.rules.choice()?;
-    let levels = match choice {
+    let (levels, rules) = match choice {
         TableChoice::Oware(variant) => {
-            tb::verify::stats(&open_tables(args.dir.as_ref(), variant)?)?
+            let tables = open_tables(args.db.as_ref(), variant)?;
+            (tb::verify::stats(&tables)?, tables.levels().rules())
         }
         TableChoice::Mancala(rules) => {
-            let tables = open_mancala(&choice.folder(args.dir.as_ref()), rules)?;
-            tb::verify::levels_stats(tables.levels())?
+            let tables = open_mancala(&choice.folder(args.db.as_ref()), rules)?;
+            (
+                tb::verify::levels_stats(tables.levels())?,
+                tables.levels().rules(),
+            )
         }
     };
+    if levels.is_empty() {
+        let dir = choice.folder(args.db.as_ref());
+        output::note(format_args!(
+            "no {rules} tables in {} (`oware build {} --max-seeds 16 --dir {}` builds them)",
+            dir.display(),
+            rules.build_flags(),
+            dir.display()
+        ));
+    }
     if args.json {
         let mut out = serde_json::json!({"rules": args.rules.rules.name(), "levels": levels});
         if let TableChoice::Mancala(rules) = choice {

@@ -18,8 +18,8 @@ use super::tables::{TableChoice, TableRulesArgs, open_mancala, open_tables};
 pub struct VerifyArgs {
     /// Folder of the table files (default: $OWARE_DB, else `databases`;
     /// `databases/mancala` for mancala).
-    #[arg(long)]
-    dir: Option<PathBuf>,
+    #[arg(long, visible_alias = "dir", value_name = "DIR")]
+    db: Option<PathBuf>,
     #[command(flatten)]
     rules: TableRulesArgs,
     /// Only this level.
@@ -41,11 +41,11 @@ pub fn run(args: VerifyArgs) -> Result<()> {
     let choice = args.rules.choice()?;
     match choice {
         TableChoice::Oware(variant) => {
-            let tables = open_tables(args.dir.as_ref(), variant)?;
+            let tables = open_tables(args.db.as_ref(), variant)?;
             verify(&args, &variant, tables.levels())
         }
         TableChoice::Mancala(rules) => {
-            let tables = open_mancala(&choice.folder(args.dir.as_ref()), rules)?;
+            let tables = open_mancala(&choice.folder(args.db.as_ref()), rules)?;
             verify(&args, &rules, tables.levels())
         }
     }
@@ -59,7 +59,13 @@ fn verify<G: TableGame>(args: &VerifyArgs, game: &G, tables: &Levels) -> Result<
         None => tables.present(),
     };
     if levels.is_empty() {
-        anyhow::bail!("no {} tables in {}", tables.rules(), tables.dir().display());
+        anyhow::bail!(
+            "no {} tables in {} (`oware build {} --max-seeds 16 --dir {}` builds them)",
+            tables.rules(),
+            tables.dir().display(),
+            tables.rules().build_flags(),
+            tables.dir().display()
+        );
     }
     let mut checked_levels = Vec::new();
     for level in levels {
