@@ -16,15 +16,10 @@ fn main() -> ExitCode {
             output::text(e.render());
             return ExitCode::SUCCESS;
         }
-        // A usage error, on one line: what clap says before its usage hint.
+        // A usage error, on one line: what clap says before its usage hint,
+        // its tips ("a similar argument exists: '--depth'") included.
         Err(e) => {
-            let text = e.to_string();
-            let what: Vec<&str> = text
-                .lines()
-                .take_while(|l| !l.trim().is_empty() && !l.starts_with("Usage:"))
-                .map(str::trim)
-                .collect();
-            output::note(what.join(" "));
+            output::note(cli::one_line_error(&e.to_string()));
             return ExitCode::from(2);
         }
     };

@@ -20,6 +20,7 @@ fn tables(max: usize) -> (tempfile::TempDir, Arc<Tablebase>) {
         variant: Variant::Abapa,
         max_seeds: max,
         progress: false,
+        format: Default::default(),
     };
     build(&opts, |_| {}).unwrap();
     let tb = Tablebase::open(dir.path(), Variant::Abapa).unwrap();

@@ -16,6 +16,7 @@ fn build_quiet(dir: &Path, variant: Variant, max: usize) -> Vec<oware::tb::Level
         variant,
         max_seeds: max,
         progress: false,
+        format: Default::default(),
     };
     build(&opts, |_| {}).expect("build")
 }

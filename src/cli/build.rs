@@ -23,10 +23,14 @@ pub struct BuildArgs {
     max_seeds: usize,
     #[command(flatten)]
     rules: TableRulesArgs,
-    /// Folder for the table files (default: `databases`;
+    /// Folder for the table files (default: $OWARE_DB, else `databases`;
     /// `databases/mancala` for mancala).
+    #[arg(long, visible_alias = "dir", value_name = "DIR")]
+    db: Option<PathBuf>,
+    /// Write the levels raw (2 bytes a board) instead of compact (about
+    /// 4.3 bits a board); `oware compress` converts them later.
     #[arg(long)]
-    dir: Option<PathBuf>,
+    raw: bool,
     /// Worker threads (default: every core).
     #[arg(long)]
     threads: Option<usize>,
@@ -41,10 +45,7 @@ pub struct BuildArgs {
 /// Runs `oware build`.
 pub fn run(args: BuildArgs) -> Result<()> {
     let choice = args.rules.choice()?;
-    let dir = args.dir.clone().unwrap_or_else(|| match choice {
-        TableChoice::Oware(_) => PathBuf::from("databases"),
-        TableChoice::Mancala(_) => choice.folder(None),
-    });
+    let dir = choice.folder(args.db.as_ref());
     match choice {
         TableChoice::Oware(variant) => {
             #[cfg(feature = "mpi")]
@@ -80,7 +81,12 @@ fn build<G: tb::TableGame>(args: &BuildArgs, game: &G, dir: &Path) -> Result<()>
     // Each level's line is printed once its file is in place, so a reader
     // that goes away stops the build between levels.
     let summaries = pool.install(|| {
-        tb::build_levels(game, dir, args.max_seeds, progress, |s| {
+        let format = if args.raw {
+            tb::TableFormat::Raw
+        } else {
+            tb::TableFormat::Compact
+        };
+        tb::build_levels_as(game, dir, args.max_seeds, progress, format, |s| {
             if !args.json {
                 output::line(s.describe(rules));
             }
@@ -117,6 +123,7 @@ fn run_distributed(args: &BuildArgs, variant: oware::Variant, dir: &Path) -> Res
         variant,
         max_seeds: args.max_seeds,
         progress: false,
+        format: tb::TableFormat::Raw,
     };
     let threads = pool.current_num_threads();
     let started = Instant::now();

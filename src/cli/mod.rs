@@ -7,6 +7,9 @@ mod bestmove;
 mod book;
 mod build;
 mod common;
+mod completions;
+mod compress;
+mod man;
 pub mod output;
 mod perft;
 mod probe;
@@ -55,6 +58,8 @@ enum Command {
     Verify(verify::VerifyArgs),
     /// Per-level statistics of the tables.
     Stats(stats::StatsArgs),
+    /// Convert raw tables to the compact format, level by level (resumable).
+    Compress(compress::CompressArgs),
     /// The exact value of a Mancala position and of each first move.
     Solve(solve::SolveArgs),
     /// Search a position and print the best move.
@@ -74,10 +79,27 @@ enum Command {
     /// Fit the evaluation's weights to positions of known result (tables,
     /// self-play) and write them to a file for --eval.
     Tune(tune::TuneArgs),
+    /// Print the completion script of a shell (bash, zsh, fish, powershell,
+    /// elvish).
+    Completions(completions::CompletionsArgs),
+    /// Print the manual page (roff): `oware man > oware.1`.
+    Man(man::ManArgs),
+}
+
+/// A usage error of clap on one line: what it says before its usage hint,
+/// its tips ("a similar argument exists: '--depth'") kept, the pointer to
+/// `--help` left out.
+pub fn one_line_error(text: &str) -> String {
+    let before_usage = text.split("\nUsage:").next().unwrap_or_default();
+    before_usage
+        .split("\n\n")
+        .map(|paragraph| paragraph.split_whitespace().collect::<Vec<_>>().join(" "))
+        .filter(|paragraph| !paragraph.is_empty() && !paragraph.starts_with("For more information"))
+        .collect::<Vec<_>>()
+        .join("; ")
 }
 
 impl Cli {
-    /// Runs the command.
     /// Whether the command recovers from a panic: only the web board does
     /// (its catch-panic layer answers 500, its engine pool restarts a
     /// search). Every other command should rather end at once, as a crash,
@@ -102,6 +124,7 @@ impl Cli {
             Some(Command::Probe(args)) => probe::run(args),
             Some(Command::Verify(args)) => verify::run(args),
             Some(Command::Stats(args)) => stats::run(args),
+            Some(Command::Compress(args)) => compress::run(args),
             Some(Command::Solve(args)) => solve::run(args),
             Some(Command::Bestmove(args)) => bestmove::run(args),
             Some(Command::Analyze(args)) => analyze::run(args),
@@ -111,6 +134,8 @@ impl Cli {
             Some(Command::Match(args)) => arena::run(args),
             Some(Command::Serve(args)) => serve::run(args),
             Some(Command::Tune(args)) => tune::run(args),
+            Some(Command::Completions(args)) => completions::run(args),
+            Some(Command::Man(args)) => man::run(args),
         }
     }
 }

@@ -78,6 +78,7 @@ mod tests {
             variant: Variant::Abapa,
             max_seeds: max,
             progress: false,
+            format: Default::default(),
         };
         build(&opts, |_| {}).unwrap();
         let tb = Tablebase::open(dir.path(), Variant::Abapa).unwrap();

@@ -14,6 +14,7 @@ use super::game::TableGame;
 use super::index::MAX_SEEDS;
 use super::levels::Levels;
 use super::rules::TableRules;
+use super::compact::Coding;
 use super::tables::decode;
 use super::value::Value;
 use crate::Variant;
@@ -247,6 +248,17 @@ pub(crate) fn build_time() -> u64 {
         })
 }
 
+/// The format a build writes its levels in.
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
+pub enum TableFormat {
+    /// Entropy-coded blocks (see [`super::compact`]): about a quarter of
+    /// the raw size, a probe decodes one small block.
+    #[default]
+    Compact,
+    /// Two bytes (Awari, Mancala: one) a board, by rank.
+    Raw,
+}
+
 /// Options of a build.
 pub struct BuildOptions<'a> {
     /// The folder for the tables.
@@ -257,6 +269,8 @@ pub struct BuildOptions<'a> {
     pub max_seeds: usize,
     /// Show progress bars.
     pub progress: bool,
+    /// The format of the levels written.
+    pub format: TableFormat,
 }
 
 pub(crate) fn bar(progress: bool) -> ProgressBar {
@@ -323,11 +337,12 @@ pub fn build(
     opts: &BuildOptions,
     report: impl FnMut(&LevelSummary),
 ) -> Result<Vec<LevelSummary>, BuildError> {
-    build_levels(
+    build_levels_as(
         &opts.variant,
         opts.dir,
         opts.max_seeds,
         opts.progress,
+        opts.format,
         report,
     )
 }
@@ -345,6 +360,19 @@ pub fn build_levels<G: TableGame>(
     dir: &Path,
     max_seeds: usize,
     progress: bool,
+    report: impl FnMut(&LevelSummary),
+) -> Result<Vec<LevelSummary>, BuildError> {
+    build_levels_as(game, dir, max_seeds, progress, TableFormat::Compact, report)
+}
+
+/// [`build_levels`] writing the levels built in `format` (levels already
+/// there are kept in theirs).
+pub fn build_levels_as<G: TableGame>(
+    game: &G,
+    dir: &Path,
+    max_seeds: usize,
+    progress: bool,
+    format: TableFormat,
     mut report: impl FnMut(&LevelSummary),
 ) -> Result<Vec<LevelSummary>, BuildError> {
     if max_seeds > MAX_SEEDS {
@@ -400,7 +428,12 @@ pub fn build_levels<G: TableGame>(
             built_unix: build_time(),
             tool_version: env!("CARGO_PKG_VERSION").to_string(),
         };
-        write_table(&path, &header, |out| out.write_all(&payload))?;
+        match format {
+            TableFormat::Raw => write_table(&path, &header, |out| out.write_all(&payload))?,
+            TableFormat::Compact => {
+                super::compact::write_compact_level(&path, &header, &payload, Coding::DEFAULT)?;
+            }
+        }
         drop(payload);
         bar.finish_and_clear();
         levels.load(level, false)?;

@@ -511,7 +511,7 @@ impl TableFile {
         Err(TableError::corrupt(
             &self.path,
             format!(
-                "damaged data in {}{more}; {}",
+                "checksum mismatch: damaged data in {}{more}; {}",
                 c.describe_chunk(self.payload(), first),
                 remedy(
                     &self.path,

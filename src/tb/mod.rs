@@ -22,7 +22,8 @@ pub mod value;
 pub mod verify;
 
 pub use builder::{
-    BuildError, BuildOptions, LevelStats, LevelSummary, Phases, build, build_levels,
+    BuildError, BuildOptions, LevelStats, LevelSummary, Phases, TableFormat, build, build_levels,
+    build_levels_as,
 };
 pub use file::{TableError, TableFile, table_path};
 pub use game::TableGame;

@@ -52,8 +52,26 @@ impl CompactLevel {
                 s.end()
             ));
         }
+        // Every byte outside the sections (their padding, the data's last
+        // eight) is zero: a flipped bit anywhere in the file is found.
+        let mut ends = [s.model, s.sparse, s.counts, s.chunk_checksums, s.data];
+        ends.sort_by_key(|x| x.offset);
+        let mut at = 0u64;
+        for x in ends {
+            if x.offset < at {
+                return Err("sections overlap".to_string());
+            }
+            let gap = &payload[at as usize..x.offset as usize];
+            if gap.iter().any(|&b| b != 0) {
+                return Err("checksum mismatch: damaged padding between sections".to_string());
+            }
+            at = x.offset + x.len;
+        }
+        if data.len() < 8 || data[data.len() - 8..].iter().any(|&b| b != 0) {
+            return Err("checksum mismatch: damaged padding after the data".to_string());
+        }
         if meta_checksum(model, sparse, counts, chunks) != info.meta_checksum {
-            return Err("the index or model is damaged (checksum mismatch)".to_string());
+            return Err("checksum mismatch: the index or model is damaged".to_string());
         }
         let blocks = counts.len();
         let bb = coding.block_bytes as usize;
