@@ -34,12 +34,22 @@ fn open(dir: &Path, level: usize) -> TableFile {
     let path = oware::tb::table_path(dir, rules, level);
     let table = TableFile::open(&path, rules, level, true).expect("a valid table");
     // Warm: every page read once.
-    black_box(table.payload().iter().step_by(4096).map(|&b| u64::from(b)).sum::<u64>());
+    black_box(
+        table
+            .payload()
+            .iter()
+            .step_by(4096)
+            .map(|&b| u64::from(b))
+            .sum::<u64>(),
+    );
     table
 }
 
 fn folders() -> (PathBuf, PathBuf, Vec<usize>, Option<tempfile::TempDir>) {
-    if let (Ok(raw), Ok(compact)) = (std::env::var("OWARE_BENCH_RAW"), std::env::var("OWARE_BENCH_COMPACT")) {
+    if let (Ok(raw), Ok(compact)) = (
+        std::env::var("OWARE_BENCH_RAW"),
+        std::env::var("OWARE_BENCH_COMPACT"),
+    ) {
         let levels = std::env::var("OWARE_BENCH_LEVELS")
             .unwrap_or_else(|_| "20,24".to_string())
             .split(',')
@@ -85,9 +95,17 @@ fn probes(c: &mut Criterion) {
         for (name, dir) in [("raw", &raw), ("compact", &compact)] {
             let table = open(dir, level);
             let ranks = ranks(table.header().boards);
-            group.bench_function(format!("level {level} {name} (a million random ranks)"), |b| {
-                b.iter(|| ranks.iter().map(|&r| u32::from(table.value(r).mover)).sum::<u32>())
-            });
+            group.bench_function(
+                format!("level {level} {name} (a million random ranks)"),
+                |b| {
+                    b.iter(|| {
+                        ranks
+                            .iter()
+                            .map(|&r| u32::from(table.value(r).mover))
+                            .sum::<u32>()
+                    })
+                },
+            );
         }
     }
     group.finish();

@@ -9,12 +9,12 @@ use indicatif::{ProgressBar, ProgressStyle};
 use rayon::prelude::*;
 
 use super::build::FixpointError;
+use super::compact::Coding;
 use super::file::{Encoding, FORMAT_VERSION, Header, TableError, TableFile, checksum, write_table};
 use super::game::TableGame;
 use super::index::MAX_SEEDS;
 use super::levels::Levels;
 use super::rules::TableRules;
-use super::compact::Coding;
 use super::tables::decode;
 use super::value::Value;
 use crate::Variant;
