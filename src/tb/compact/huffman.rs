@@ -186,9 +186,37 @@ impl Decoder {
         self.decode_long(window, pos)
     }
 
+    /// The symbols and lengths of the codes of at most `bits` bits, by
+    /// their `bits`-bit prefix: `(symbol, length)`, length 0 for a longer
+    /// code (or, in a code of one symbol, that symbol from no bits).
+    pub fn prefixes(&self, bits: u32) -> Vec<(u16, u8)> {
+        let size = 1usize << bits;
+        if let Some(s) = self.single {
+            return vec![(s, 0); size];
+        }
+        (0..size)
+            .map(|p| {
+                let entry = self.table[p << LOOKUP_BITS >> bits];
+                let len = u32::from(entry >> 12);
+                if len == 0 || len > bits {
+                    (0, 0)
+                } else {
+                    (entry & 0xFFF, len as u8)
+                }
+            })
+            .collect()
+    }
+
+    /// Whether the code has one symbol only (decoded from no bits).
+    pub fn is_single(&self) -> bool {
+        self.single.is_some()
+    }
+
+    /// Decodes a code longer than the lookup table resolves, from the 64
+    /// bits at the decoding position; `pos` advances past it.
     #[cold]
-    fn decode_long(&self, window: u64, pos: &mut usize) -> u16 {
-        for len in LOOKUP_BITS as usize + 1..=MAX_CODE_LEN as usize {
+    pub fn decode_long(&self, window: u64, pos: &mut usize) -> u16 {
+        for len in 1..=MAX_CODE_LEN as usize {
             let code = (window >> (64 - len)) as u32;
             let offset = code.wrapping_sub(self.first_code[len]);
             if offset < u32::from(self.count[len]) {

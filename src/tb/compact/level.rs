@@ -3,6 +3,7 @@
 
 use rayon::prelude::*;
 
+use super::bits::peek;
 use super::huffman::Decoder;
 use super::model::{Model, START};
 use super::{CompactInfo, Section, meta_checksum};
@@ -14,12 +15,42 @@ pub struct CompactLevel {
     symbols: Vec<u16>,
     next_context: Vec<u16>,
     decoders: Vec<Decoder>,
+    /// Every context's codes of at most [`FAST_BITS`] bits in one table, by
+    /// context then prefix (see [`fast_entry`]).
+    fast: Box<[u32]>,
     boards: u64,
     blocks: usize,
     sparse_at: usize,
     counts_at: usize,
     chunks_at: usize,
     data_at: usize,
+}
+
+/// Bits the probe's table resolves at once.
+const FAST_BITS: u32 = 9;
+/// A fast entry whose code is longer than [`FAST_BITS`].
+const SLOW: u32 = 1 << 31;
+
+/// A fast table entry: the code's length (bits 24..27), the context that
+/// follows its symbol (bits 12..23) and the symbol (bits 0..11); or
+/// [`SLOW`].
+const fn fast_entry(len: u8, next: u16, symbol: u16) -> u32 {
+    (len as u32) << 24 | (next as u32) << 12 | symbol as u32
+}
+
+fn fast_table(decoders: &[Decoder], next_context: &[u16]) -> Box<[u32]> {
+    let mut fast = Vec::with_capacity(decoders.len() << FAST_BITS);
+    for d in decoders {
+        for (symbol, len) in d.prefixes(FAST_BITS) {
+            let next = next_context[usize::from(symbol)];
+            fast.push(if len == 0 && !d.is_single() {
+                SLOW
+            } else {
+                fast_entry(len, next, symbol)
+            });
+        }
+    }
+    fast.into_boxed_slice()
 }
 
 fn section<'a>(payload: &'a [u8], s: Section, name: &str) -> Result<&'a [u8], String> {
@@ -86,9 +117,11 @@ impl CompactLevel {
             return Err("the blocks do not hold the level's boards".to_string());
         }
         let model = Model::from_bytes(model)?;
+        let decoders = model.decoders();
         let level = CompactLevel {
             info,
-            decoders: model.decoders(),
+            fast: fast_table(&decoders, &model.next_context),
+            decoders,
             symbols: model.symbols,
             next_context: model.next_context,
             boards,
@@ -160,13 +193,66 @@ impl CompactLevel {
     /// `bytes`.
     #[inline]
     fn decode_nth(&self, bytes: &[u8], n: usize) -> u16 {
-        let mut pos = 0;
-        let mut s = self.decoders[START].decode(bytes, &mut pos);
-        for _ in 0..n {
-            let context = self.context_after(s);
-            s = self.decoders[context].decode(bytes, &mut pos);
+        if let Some(block) = bytes.get(..32)
+            && self.info.coding.block_bytes == 32
+        {
+            return self.decode_nth_32(block.try_into().expect("32 bytes"), n);
         }
-        s
+        let mut pos = 0;
+        let mut context = START;
+        let mut symbol = 0;
+        for _ in 0..=n {
+            let window = peek(bytes, pos);
+            let prefix = (window >> (64 - FAST_BITS)) as usize;
+            let entry = self
+                .fast
+                .get(context << FAST_BITS | prefix)
+                .copied()
+                .unwrap_or(SLOW);
+            if entry & SLOW == 0 {
+                pos += (entry >> 24) as usize;
+                symbol = (entry & 0xFFF) as u16;
+                context = (entry >> 12 & 0xFFF) as usize;
+            } else {
+                symbol = self.decoders[context].decode_long(window, &mut pos);
+                context = self.context_after(symbol);
+            }
+        }
+        symbol
+    }
+
+    /// [`CompactLevel::decode_nth`] of a block of 32 bytes, its bits held
+    /// in two registers that shift as codes are read (no load on the
+    /// chain from one code to the next but the table's).
+    #[inline]
+    fn decode_nth_32(&self, block: &[u8; 32], n: usize) -> u16 {
+        let mut high = u128::from_be_bytes(block[..16].try_into().expect("16 bytes"));
+        let mut low = u128::from_be_bytes(block[16..].try_into().expect("16 bytes"));
+        let mut context = START;
+        let mut symbol = 0;
+        for _ in 0..=n {
+            let prefix = (high >> (128 - FAST_BITS)) as usize;
+            let entry = self
+                .fast
+                .get(context << FAST_BITS | prefix)
+                .copied()
+                .unwrap_or(SLOW);
+            let len = if entry & SLOW == 0 {
+                symbol = (entry & 0xFFF) as u16;
+                context = (entry >> 12 & 0xFFF) as usize;
+                entry >> 24
+            } else {
+                let mut pos = 0;
+                symbol = self.decoders[context].decode_long((high >> 64) as u64, &mut pos);
+                context = self.context_after(symbol);
+                pos as u32
+            };
+            // `len` is at most 15: `low >> 1 >> (127 - len)` is `low >>
+            // (128 - len)` without the overflow at 0.
+            high = high << len | low >> 1 >> (127 - len);
+            low <<= len;
+        }
+        symbol
     }
 
     #[inline]
