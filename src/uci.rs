@@ -42,6 +42,9 @@ struct Options {
     /// Whether the folder was asked for (it must then exist) rather than
     /// the default one.
     table_asked: bool,
+    /// `OwnBook`: whether the book is played (on at the start when the
+    /// book file is found, unless `--no-book`).
+    own_book: bool,
     /// The opening book, when `OwnBook` is on and it could be read.
     book: Option<crate::book::Book>,
     /// `BookFile`: where the book is read from (default: `book.owb` in
@@ -129,6 +132,7 @@ impl<W: Write + Send + 'static> Session<W> {
                 use_leaves: true,
                 table_path,
                 table_asked,
+                own_book: false,
                 book: None,
                 book_file: None,
                 start_seeds: match rules {
@@ -267,7 +271,10 @@ impl<W: Write + Send + 'static> Session<W> {
                 self.say("id author the oware developers");
                 self.say("option name Hash type spin default 64 min 1 max 65536");
                 self.say("option name Threads type spin default 1 min 1 max 256");
-                self.say("option name OwnBook type check default false");
+                self.say(&format!(
+                    "option name OwnBook type check default {}",
+                    self.options.own_book
+                ));
                 self.say("option name BookFile type string default <TablePath>/book.owb");
                 self.say("option name UseLeaves type check default true");
                 self.say(&format!(
@@ -410,7 +417,9 @@ impl<W: Write + Send + 'static> Session<W> {
 
 /// Runs the protocol on `input` and `output` until `quit`, the end of the
 /// input (which stops a running search) or a failed write, evaluating with
-/// `eval` (the weights and the file they came from).
+/// `eval` (the weights and the file they came from) and, when `book`,
+/// playing from the book found in the table folder (see
+/// [`BOOK_FILE`](crate::book::BOOK_FILE)) with `OwnBook` on.
 pub fn run<R: Read + Send + 'static, W: Write + Send + 'static>(
     input: R,
     output: W,
@@ -418,9 +427,17 @@ pub fn run<R: Read + Send + 'static, W: Write + Send + 'static>(
     tables: PathBuf,
     tables_asked: bool,
     eval: (EvalParams, Option<PathBuf>),
+    book: bool,
 ) {
     let mut session = Session::new(output, rules, tables, tables_asked);
     session.set_eval(eval.0, eval.1);
+    if book {
+        session.open_default_book();
+    } else {
+        session
+            .pending
+            .push("info string book: none (--no-book)".to_string());
+    }
     // A few lines of look-ahead: the reader waits while the session is busy.
     let (events, received) = sync_channel(16);
     *lock(&session.out.events) = Some(events.clone());

@@ -6,7 +6,7 @@ use common::{oware, stdout};
 
 #[test]
 fn bestmove_prints_iterations_and_a_legal_move() {
-    let text = stdout(&["bestmove", "--depth", "6", "--no-db"]);
+    let text = stdout(&["bestmove", "--depth", "6", "--no-db", "--no-book"]);
     assert_eq!(
         text.lines().filter(|l| l.starts_with("depth")).count(),
         6,
@@ -26,6 +26,7 @@ fn bestmove_json_has_every_field() {
         "--movetime",
         "200",
         "--no-db",
+        "--no-book",
         "--json",
     ]);
     let v: serde_json::Value = serde_json::from_str(&text).unwrap();
@@ -101,4 +102,106 @@ fn bestmove_rejects_bad_input_and_finished_games() {
         assert!(err.contains(needle), "{args:?}: {err}");
         assert!(!err.contains("panicked"));
     }
+}
+
+/// A folder holding a copy of the shipped book (and no tables).
+fn folder_with_the_book() -> tempfile::TempDir {
+    let dir = tempfile::tempdir().unwrap();
+    let shipped = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("databases/book.owb");
+    std::fs::copy(shipped, dir.path().join("book.owb")).unwrap();
+    dir
+}
+
+#[test]
+fn bestmove_plays_the_book_next_to_the_tables_by_default_and_names_it() {
+    let dir = folder_with_the_book();
+    let db = dir.path().to_str().unwrap();
+    let book = format!("book: {db}/book.owb (");
+    // --db: the book in that folder is played, and named on stderr.
+    let out = oware(&["bestmove", "--db", db, "--depth", "3"]);
+    let (text, err) = (
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr),
+    );
+    assert!(out.status.success(), "{err}");
+    assert!(err.contains(&book), "{err}");
+    assert!(text.starts_with("book "), "{text}");
+    assert!(!text.contains("depth"), "{text}");
+    // $OWARE_DB names the folder as well.
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_oware"))
+        .args(["bestmove", "--depth", "3"])
+        .env("OWARE_DB", db)
+        .output()
+        .unwrap();
+    assert!(String::from_utf8_lossy(&out.stderr).contains(&book));
+    assert!(String::from_utf8_lossy(&out.stdout).starts_with("book "));
+    // With no folder named, databases/book.owb (shipped with the engine).
+    let out = oware(&["bestmove", "--no-db", "--depth", "3"]);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("book: databases/book.owb ("), "{err}");
+    // --no-book: a search.
+    let out = oware(&["bestmove", "--db", db, "--depth", "3", "--no-book"]);
+    let (text, err) = (
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr),
+    );
+    assert!(out.status.success(), "{err}");
+    assert!(!err.contains("book"), "{err}");
+    assert!(text.contains("depth  3"), "{text}");
+    // Out of the book, a search.
+    let text = stdout(&[
+        "bestmove",
+        "0-0-0-1-1-0-1-1-0-0-0-0-22-22-S",
+        "--db",
+        db,
+        "--depth",
+        "3",
+    ]);
+    assert!(text.contains("depth  3"), "{text}");
+}
+
+#[test]
+fn without_a_book_bestmove_searches_as_before() {
+    let empty = tempfile::tempdir().unwrap();
+    let db = empty.path().to_str().unwrap();
+    let out = oware(&["bestmove", "--db", db, "--depth", "4"]);
+    let (text, err) = (
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr),
+    );
+    assert!(out.status.success(), "{err}");
+    assert!(!err.contains("book"), "{err}");
+    assert_eq!(
+        text.lines().filter(|l| l.starts_with("depth")).count(),
+        4,
+        "{text}"
+    );
+    assert_eq!(
+        text.lines().last(),
+        stdout(&["bestmove", "--no-db", "--no-book", "--depth", "4"])
+            .lines()
+            .last()
+    );
+    // The book of other rules is said and not used.
+    let dir = folder_with_the_book();
+    let db = dir.path().to_str().unwrap();
+    let out = oware(&["bestmove", "--db", db, "--rules", "awari", "--depth", "2"]);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{err}");
+    assert!(err.contains("book not used"), "{err}");
+    assert!(String::from_utf8_lossy(&out.stdout).contains("depth  2"));
+}
+
+#[test]
+fn depth_zero_is_refused_on_the_command_line_and_one_ply_in_the_library() {
+    for command in ["bestmove", "analyze"] {
+        common::fails(&[command, "--depth", "0", "--no-db"], "--depth");
+    }
+    let engine: oware::search::Engine = oware::search::Engine::new(4, 1, None);
+    let game = oware::Game::new(oware::Position::START, oware::Rules::ABAPA);
+    let result = engine
+        .search(&game, &oware::search::Limits::depth(0), |_| {})
+        .unwrap();
+    assert_eq!(result.last.depth, 1);
+    assert!(result.last.nodes > 0);
 }

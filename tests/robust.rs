@@ -49,7 +49,7 @@ fn a_closed_pipe_ends_each_command_quietly() {
     let long_game = "FfBeAaCbDcEd";
     for (args, lines) in [
         (vec!["bench", "--no-db", "--depth", "16"], 1),
-        (vec!["bestmove", "--no-db", "--depth", "30"], 1),
+        (vec!["bestmove", "--no-db", "--no-book", "--depth", "30"], 1),
         (vec!["analyze", "--no-db", "--depth", "9"], 0),
         (vec!["verify", "--dir", dir], 0),
         (vec!["show", "--trace", "--moves", long_game], 0),
@@ -121,7 +121,7 @@ fn threads_the_system_will_not_start_are_an_error_not_a_panic() {
     let mut answered = false;
     for kib in (20_000..=300_000).step_by(1_000) {
         let (status, err) = run_limited(&format!(
-            "ulimit -v {kib}; ulimit -c 0; exec {bin} bestmove --threads 30 --depth 3 --no-db --hash 1"
+            "ulimit -v {kib}; ulimit -c 0; exec {bin} bestmove --threads 30 --depth 3 --no-db --no-book --hash 1"
         ));
         assert!(!err.contains("panicked"), "{kib} KiB: {err}");
         answered |= status.code().is_some_and(|code| code == 0 || code == 2);
@@ -145,7 +145,15 @@ fn threads_the_system_will_not_start_are_an_error_not_a_panic() {
 #[test]
 fn a_hash_larger_than_the_memory_is_refused() {
     fails(
-        &["bestmove", "--hash", "65536", "--depth", "1", "--no-db"],
+        &[
+            "bestmove",
+            "--hash",
+            "65536",
+            "--depth",
+            "1",
+            "--no-db",
+            "--no-book",
+        ],
         "more than the memory available",
     );
 }

@@ -128,7 +128,7 @@ fn eval_files_are_read_by_every_command_and_bad_ones_refused() {
     .unwrap();
     let m = material.to_str().unwrap();
     let bestmove = |extra: &[&str]| {
-        let mut args = vec!["bestmove", "--depth", "1", "--no-db", "--json"];
+        let mut args = vec!["bestmove", "--depth", "1", "--no-db", "--no-book", "--json"];
         args.extend(extra);
         let v: serde_json::Value = serde_json::from_str(&stdout(&args)).unwrap();
         v["score"].as_f64().unwrap()

@@ -429,3 +429,22 @@ fn proven_scores_give_the_final_margin_and_the_plies() {
     let (_, mate, bound) = score_of(out.iter().rfind(|l| l.starts_with("info depth")).unwrap());
     assert_eq!((mate, bound), (None, None), "{out:?}");
 }
+
+#[test]
+fn go_depth_zero_searches_one_ply_and_says_so() {
+    let out = session(&["position startpos", "go depth 0", "wait"]);
+    assert!(
+        out.iter()
+            .any(|l| l == "info string depth 0 is out of range: using 1"),
+        "{out:?}"
+    );
+    assert!(
+        out.iter().any(|l| l.starts_with("info depth 1 ")),
+        "{out:?}"
+    );
+    assert!(
+        !out.iter().any(|l| l.starts_with("info depth 2 ")),
+        "{out:?}"
+    );
+    assert!(out.last().unwrap().starts_with("bestmove "), "{out:?}");
+}

@@ -253,3 +253,64 @@ fn own_book_plays_the_book_and_a_bad_book_is_said() {
         "{out:?}"
     );
 }
+
+#[test]
+fn the_book_next_to_the_tables_is_on_by_default_and_can_be_turned_off() {
+    let tmp = tempfile::tempdir().unwrap();
+    let shipped = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("databases/book.owb");
+    std::fs::copy(shipped, tmp.path().join("book.owb")).unwrap();
+    let dir = tmp.path().to_str().unwrap();
+    let book_move = |out: &[String]| out.iter().any(|l| l.starts_with("info string book move"));
+    let script = ["uci", "position startpos", "go movetime 200"];
+    // Found: OwnBook defaults to true, the book is named, and played.
+    let out = talk(&oware(&format!("uci --db {dir}")), &script);
+    assert!(
+        out.contains(&"option name OwnBook type check default true".to_string()),
+        "{out:?}"
+    );
+    let named = format!("info string book: 15001 positions from {dir}/book.owb");
+    let said = out
+        .iter()
+        .position(|l| *l == named)
+        .unwrap_or_else(|| panic!("{out:?}"));
+    assert!(said < out.iter().position(|l| l == "uciok").unwrap());
+    assert!(book_move(&out), "{out:?}");
+    // OwnBook false: a search.
+    let out = talk(
+        &oware(&format!("uci --db {dir}")),
+        &[
+            "uci",
+            "setoption name OwnBook value false",
+            "position startpos",
+            "go depth 3",
+        ],
+    );
+    assert!(!book_move(&out), "{out:?}");
+    assert!(out.iter().any(|l| l.starts_with("info depth 3")), "{out:?}");
+    // --no-book: OwnBook starts off.
+    let out = talk(&oware(&format!("uci --db {dir} --no-book")), &script);
+    assert!(
+        out.contains(&"option name OwnBook type check default false".to_string()),
+        "{out:?}"
+    );
+    assert!(!book_move(&out), "{out:?}");
+    // No book there: no error, OwnBook off, a search as before.
+    let empty = tempfile::tempdir().unwrap();
+    let empty = empty.path().to_str().unwrap();
+    let out = talk(
+        &oware(&format!("uci --db {empty}")),
+        &["uci", "position startpos", "go depth 3"],
+    );
+    assert!(
+        out.contains(&"option name OwnBook type check default false".to_string()),
+        "{out:?}"
+    );
+    assert!(
+        out.contains(&format!(
+            "info string book: none ({empty}/book.owb not found)"
+        )),
+        "{out:?}"
+    );
+    assert!(!book_move(&out), "{out:?}");
+    assert!(out.iter().any(|l| l.starts_with("info depth 3")), "{out:?}");
+}

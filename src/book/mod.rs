@@ -12,6 +12,11 @@ use serde::{Deserialize, Serialize};
 
 use crate::{Move, Position, Side, Variant};
 
+/// The book's file name in a table folder, where `bestmove` and `uci` look
+/// for the book they use by default (`databases/book.owb` ships with the
+/// engine).
+pub const BOOK_FILE: &str = "book.owb";
+
 /// A position as the book stores it: pits, stores and the side to move.
 pub type Key = [u8; 15];
 

@@ -3,12 +3,13 @@
 use anyhow::{Context, Result, bail};
 use clap::Args;
 
+use oware::book::{BOOK_FILE, Book};
 use oware::mancala::Mancala;
 use oware::search::{self, Engine, Oware, SearchGame};
 
 use super::common::{
     Choice, EngineArgs, POSITION_HELP, RulesArgs, game_from, limits_from, make_engine,
-    mancala_engine, mancala_game_from,
+    mancala_engine, mancala_game_from, table_folder,
 };
 use super::output;
 
@@ -21,8 +22,8 @@ pub struct SearchArgs {
     /// repetitions; in mancala, after another go the same side moves).
     #[arg(long, value_name = "LIST")]
     pub moves: Option<String>,
-    /// Search to this depth.
-    #[arg(long, conflicts_with = "movetime")]
+    /// Search to this depth (at least 1: depth 0 is refused).
+    #[arg(long, conflicts_with = "movetime", value_parser = clap::value_parser!(u32).range(1..))]
     pub depth: Option<u32>,
     /// Search for this many milliseconds (bestmove: 3000 when no depth is
     /// given; analyze: this long for each move, 1000 when no depth is given).
@@ -35,6 +36,11 @@ pub struct SearchArgs {
     /// only): a move within --book-margin of the book's best, at random.
     #[arg(long, value_name = "FILE")]
     pub book: Option<std::path::PathBuf>,
+    /// Play without an opening book (bestmove only): not even the one
+    /// found next to the tables, `book.owb` in the --db folder (default:
+    /// $OWARE_DB, else `databases`), which is used by default.
+    #[arg(long, conflicts_with = "book")]
+    pub no_book: bool,
     /// How much worse than the book's best a book move may be, in seeds.
     #[arg(long, default_value_t = 0.2, value_name = "SEEDS")]
     pub book_margin: f64,
@@ -58,8 +64,12 @@ pub fn run(args: SearchArgs) -> Result<()> {
         }
     };
     let game = game_from(args.position.as_deref(), args.moves.as_deref(), rules)?;
-    if let Some(path) = &args.book {
-        let book = oware::book::file::load(path, rules.variant).context("cannot read the book")?;
+    // The engine's options are checked even when the book answers.
+    if let Some(path) = &args.engine.eval {
+        search::EvalParams::load(path)?;
+    }
+    search::tt::check_size(args.engine.hash as usize)?;
+    if let Some(book) = open_book(&args, rules.variant)? {
         let random = std::time::SystemTime::now()
             .duration_since(std::time::UNIX_EPOCH)
             .map_or(0, |d| d.subsec_nanos().into());
@@ -81,6 +91,41 @@ pub fn run(args: SearchArgs) -> Result<()> {
     }
     let engine = make_engine(&args.engine, rules.variant)?;
     search_and_print::<Oware>(&engine, &game, &args)
+}
+
+/// The opening book `bestmove` plays from: the one `--book` names (which
+/// must be readable), none with `--no-book`, else `book.owb` in the table
+/// folder when it is there (one that cannot be read, or is another rule
+/// set's, is said and not used). Says on standard error which book is used
+/// (nothing when there is none: the search goes on as without a book).
+fn open_book(args: &SearchArgs, variant: oware::Variant) -> Result<Option<Book>> {
+    if args.no_book {
+        return Ok(None);
+    }
+    let path = match &args.book {
+        Some(path) => path.clone(),
+        None => {
+            let path = table_folder(args.engine.db.as_ref()).0.join(BOOK_FILE);
+            if !path.is_file() {
+                return Ok(None);
+            }
+            path
+        }
+    };
+    let book = match oware::book::file::load(&path, variant) {
+        Ok(book) => book,
+        Err(e) if args.book.is_some() => return Err(e).context("cannot read the book"),
+        Err(e) => {
+            output::note(format_args!("book not used: {e}"));
+            return Ok(None);
+        }
+    };
+    output::note(format_args!(
+        "book: {} ({} positions)",
+        path.display(),
+        book.nodes.len()
+    ));
+    Ok(Some(book))
 }
 
 /// Searches `game` and prints an iteration a line and the move, or the

@@ -34,6 +34,10 @@ pub struct UciArgs {
     /// (option EvalFile); default: the built-in ones.
     #[arg(long, value_name = "FILE")]
     eval: Option<PathBuf>,
+    /// Start with OwnBook off: without it, the book found in the table
+    /// folder (`book.owb`) is played.
+    #[arg(long)]
+    no_book: bool,
 }
 
 /// Runs `oware uci` until `quit` or the end of input.
@@ -61,6 +65,14 @@ pub fn run(args: UciArgs) -> Result<()> {
     };
     let stdin = std::io::stdin();
     let eval = (params, args.eval);
-    oware::uci::run(stdin, std::io::stdout(), rules, dir, asked, eval);
+    oware::uci::run(
+        stdin,
+        std::io::stdout(),
+        rules,
+        dir,
+        asked,
+        eval,
+        !args.no_book,
+    );
     Ok(())
 }

@@ -268,7 +268,9 @@ impl<G: SearchGame> Engine<G> {
             rules: G::rules(game),
         };
         let history = origin.history;
-        let max_depth = limits.depth.unwrap_or(MAX_DEPTH).min(MAX_DEPTH);
+        // A depth limit of 0 still searches one ply: the move returned is
+        // always a searched one.
+        let max_depth = limits.depth.unwrap_or(MAX_DEPTH).clamp(1, MAX_DEPTH);
         let (result, threads) = if self.threads == 1 {
             // No thread to start: the search runs here, and reports its
             // iterations as it completes them.

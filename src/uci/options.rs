@@ -36,16 +36,21 @@ impl<W: Write + Send + 'static> Session<W> {
                 _ => self.say(&format!("info string bad Threads value '{value}'")),
             },
             "ownbook" => {
-                if value.eq_ignore_ascii_case("true") {
+                self.options.own_book = value.eq_ignore_ascii_case("true");
+                if self.options.own_book {
                     self.load_book();
                 } else {
                     self.options.book = None;
+                    self.pending
+                        .push("info string book: none (OwnBook is off)".to_string());
                 }
+                self.flush_pending();
             }
             "bookfile" => {
                 self.options.book_file = Some(PathBuf::from(value));
-                if self.options.book.is_some() {
+                if self.options.own_book {
                     self.load_book();
+                    self.flush_pending();
                 }
             }
             "useleaves" => {
@@ -57,6 +62,10 @@ impl<W: Write + Send + 'static> Session<W> {
                 self.options.table_path = PathBuf::from(value);
                 self.options.table_asked = true;
                 self.load_tables();
+                // The book next to the tables follows them.
+                if self.options.own_book && self.options.book_file.is_none() {
+                    self.load_book();
+                }
                 self.flush_pending();
             }
             "rules" => match value.parse::<RuleSet>() {
@@ -134,10 +143,10 @@ impl<W: Write + Send + 'static> Session<W> {
         self.play = Play::new(rules, self.options.hash, self.options.threads, &self.stop);
         self.play.set_params(self.options.eval);
         self.load_tables();
-        self.flush_pending();
-        if self.options.book.is_some() {
+        if self.options.own_book {
             self.load_book();
         }
+        self.flush_pending();
     }
 
     /// `setoption name Hash`: the table is made (and its pages touched)
@@ -176,22 +185,46 @@ impl<W: Write + Send + 'static> Session<W> {
         self.options.threads = threads;
     }
 
-    /// Reads the book of `BookFile` for `OwnBook`; a book that cannot be
-    /// read is said and not used.
-    fn load_book(&mut self) {
-        let path = self
-            .options
+    /// Where the book is read from: `BookFile`, else `book.owb` in the
+    /// table folder.
+    fn book_path(&self) -> PathBuf {
+        self.options
             .book_file
             .clone()
-            .unwrap_or_else(|| self.options.table_path.join("book.owb"));
+            .unwrap_or_else(|| self.options.table_path.join(crate::book::BOOK_FILE))
+    }
+
+    /// At the start: `OwnBook` is on when the book is found in the table
+    /// folder (the engine ships with its book on); what is found is said
+    /// before `uciok`.
+    pub(super) fn open_default_book(&mut self) {
+        let path = self.book_path();
+        if !path.is_file() {
+            self.pending.push(format!(
+                "info string book: none ({} not found)",
+                path.display()
+            ));
+            return;
+        }
+        self.options.own_book = true;
+        if matches!(self.play.rules(), GameRules::Oware(_)) {
+            self.load_book();
+        }
+    }
+
+    /// Reads the book of `BookFile` for `OwnBook`; a book that cannot be
+    /// read is said and not used. What is said waits in `pending`.
+    fn load_book(&mut self) {
+        let path = self.book_path();
         let GameRules::Oware(rules) = self.play.rules() else {
-            self.say("info string book not used: the opening book is Oware's");
+            self.pending
+                .push("info string book not used: the opening book is Oware's".to_string());
             self.options.book = None;
             return;
         };
         match crate::book::file::load(&path, rules.variant) {
             Ok(book) => {
-                self.say(&format!(
+                self.pending.push(format!(
                     "info string book: {} positions from {}",
                     book.nodes.len(),
                     path.display()
@@ -199,7 +232,7 @@ impl<W: Write + Send + 'static> Session<W> {
                 self.options.book = Some(book);
             }
             Err(e) => {
-                self.say(&format!("info string book not used: {e}"));
+                self.pending.push(format!("info string book not used: {e}"));
                 self.options.book = None;
             }
         }
