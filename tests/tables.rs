@@ -7,16 +7,33 @@ use std::path::Path;
 use indicatif::ProgressBar;
 use oware::tb::build::LowerLevels;
 use oware::tb::index::{is_indexed, level_size, rank};
-use oware::tb::{BuildOptions, TableError, TableFile, Tablebase, Value, build, table_path};
+use oware::tb::{
+    BuildOptions, TableError, TableFile, TableFormat, Tablebase, Value, build, table_path,
+};
 use oware::{Position, Side, Variant};
 
 fn build_quiet(dir: &Path, variant: Variant, max: usize) -> Vec<oware::tb::LevelSummary> {
+    build_in(dir, variant, max, TableFormat::Compact)
+}
+
+/// A build in the raw format, for the tests that read or damage the raw
+/// layout (the compact one has its own, tests/compact.rs).
+fn build_raw_quiet(dir: &Path, variant: Variant, max: usize) -> Vec<oware::tb::LevelSummary> {
+    build_in(dir, variant, max, TableFormat::Raw)
+}
+
+fn build_in(
+    dir: &Path,
+    variant: Variant,
+    max: usize,
+    format: TableFormat,
+) -> Vec<oware::tb::LevelSummary> {
     let opts = BuildOptions {
         dir,
         variant,
         max_seeds: max,
         progress: false,
-        format: Default::default(),
+        format,
     };
     build(&opts, |_| {}).expect("build")
 }
@@ -195,7 +212,7 @@ fn one_and_two_threads_write_identical_files() {
 #[test]
 fn resume_keeps_good_levels_and_rebuilds_bad_ones() {
     let dir = tempfile::tempdir().unwrap();
-    build_quiet(dir.path(), Variant::Abapa, 7);
+    build_raw_quiet(dir.path(), Variant::Abapa, 7);
     let before = files(dir.path(), Variant::Abapa, 7);
     // An interrupted build: level 5 lost, level 6 truncated, a stray temp file.
     std::fs::remove_file(table_path(dir.path(), Variant::Abapa, 5)).unwrap();
@@ -212,7 +229,7 @@ fn resume_keeps_good_levels_and_rebuilds_bad_ones() {
         b"junk",
     )
     .unwrap();
-    let summaries = build_quiet(dir.path(), Variant::Abapa, 8);
+    let summaries = build_raw_quiet(dir.path(), Variant::Abapa, 8);
     let rebuilt: Vec<usize> = summaries
         .iter()
         .filter(|s| s.built)
@@ -252,7 +269,7 @@ fn resume_keeps_good_levels_and_rebuilds_bad_ones() {
 #[test]
 fn corruption_and_wrong_rules_are_refused() {
     let dir = tempfile::tempdir().unwrap();
-    build_quiet(dir.path(), Variant::Abapa, 6);
+    build_raw_quiet(dir.path(), Variant::Abapa, 6);
     let path = table_path(dir.path(), Variant::Abapa, 6);
     // A table of other rules, renamed to pass for Awari.
     let fake = table_path(dir.path(), Variant::Awari, 6);
@@ -376,7 +393,7 @@ fn copies_of_lower_levels_read_as_the_maps() {
     assert_eq!(copy_budget(u64::MAX), 0);
     for variant in [Variant::Abapa, Variant::Awari] {
         let dir = tempfile::tempdir().expect("temp dir");
-        build_quiet(dir.path(), variant, 9);
+        build_raw_quiet(dir.path(), variant, 9);
         let tables = Tablebase::open(dir.path(), variant).expect("open");
         // Level 9's captures reach levels 0..7, all of them copied.
         let all = Resident::copying(tables.levels(), 9, u64::MAX, 0);
@@ -405,7 +422,7 @@ fn copies_of_lower_levels_read_as_the_maps() {
 #[test]
 fn a_failed_write_keeps_the_old_file_and_leaves_no_temporary() {
     let dir = tempfile::tempdir().unwrap();
-    build_quiet(dir.path(), Variant::Abapa, 4);
+    build_raw_quiet(dir.path(), Variant::Abapa, 4);
     let path = table_path(dir.path(), Variant::Abapa, 4);
     let before = std::fs::read(&path).unwrap();
     let file = TableFile::open(&path, Variant::Abapa, 4, true).unwrap();
@@ -446,7 +463,7 @@ fn damage_payload(path: &Path, level: usize) {
 #[test]
 fn a_search_leaves_a_damaged_level_closed_and_says_so() {
     let dir = tempfile::tempdir().unwrap();
-    build_quiet(dir.path(), Variant::Abapa, 8);
+    build_raw_quiet(dir.path(), Variant::Abapa, 8);
     let good = Tablebase::open_for_search(dir.path(), Variant::Abapa, 8).unwrap();
     assert!(good.rejected().is_empty());
     assert_eq!(good.complete_up_to(), Some(8));

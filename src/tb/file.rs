@@ -330,6 +330,58 @@ pub struct TableFile {
     offset: usize,
     path: PathBuf,
     compact: Option<Box<CompactLevel>>,
+    /// A compact level's entries decoded into memory, when a search asked
+    /// for it (see [`TableFile::decode_in_memory`]).
+    decoded: Option<super::scratch::Scratch>,
+    /// A compact level's recent probes (see [`ProbeCache`]).
+    cache: Option<ProbeCache>,
+}
+
+/// The entries of a compact level's recent probes, shared by the threads:
+/// a search probes the same boards again and again (every iteration of
+/// its deepening), and a hit costs a load instead of a block's decode.
+/// Direct-mapped by rank; each slot one `u64` (the rank + 1 in the high
+/// 48 bits, the entry in the low 16), so a slot read is whole or stale,
+/// never torn.
+struct ProbeCache {
+    slots: Box<[std::sync::atomic::AtomicU64]>,
+}
+
+impl ProbeCache {
+    /// The most slots a level's cache has (512 KiB).
+    const MAX_SLOTS: u64 = 1 << 16;
+
+    /// A cache for a level of `boards` boards: as many slots as boards, up
+    /// to [`ProbeCache::MAX_SLOTS`].
+    fn new(boards: u64) -> ProbeCache {
+        let slots = boards.clamp(1, Self::MAX_SLOTS).next_power_of_two();
+        ProbeCache {
+            slots: (0..slots)
+                .map(|_| std::sync::atomic::AtomicU64::new(0))
+                .collect(),
+        }
+    }
+
+    #[inline]
+    fn slot(&self, r: u64) -> &std::sync::atomic::AtomicU64 {
+        // Fibonacci hashing: neighbouring ranks spread over the slots.
+        let i = (r.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 40) as usize;
+        &self.slots[i & (self.slots.len() - 1)]
+    }
+
+    #[inline]
+    fn get(&self, r: u64) -> Option<u16> {
+        let word = self.slot(r).load(std::sync::atomic::Ordering::Relaxed);
+        (word >> 16 == r + 1).then_some(word as u16)
+    }
+
+    #[inline]
+    fn put(&self, r: u64, entry: u16) {
+        self.slot(r).store(
+            (r + 1) << 16 | u64::from(entry),
+            std::sync::atomic::Ordering::Relaxed,
+        );
+    }
 }
 
 /// The version a framed header starts with (its first field).
@@ -452,11 +504,13 @@ impl TableFile {
             }
         };
         let table = TableFile {
+            cache: compact.as_ref().map(|_| ProbeCache::new(header.boards)),
             header,
             map,
             offset,
             path: path.to_path_buf(),
             compact,
+            decoded: None,
         };
         if check_sum {
             table.verify_checksum()?;
@@ -540,10 +594,30 @@ impl TableFile {
     /// The raw entry of rank `r` as a `u16` (see [`Encoding::entry`]).
     #[inline]
     pub fn entry(&self, r: u64) -> u16 {
-        match &self.compact {
-            None => self.header.encoding.entry(self.payload(), r),
-            Some(c) => c.entry(self.payload(), r),
+        match (&self.compact, &self.decoded) {
+            (None, _) => self.header.encoding.entry(self.payload(), r),
+            (Some(_), Some(raw)) => self.header.encoding.entry(raw, r),
+            (Some(c), None) => {
+                let cache = self.cache.as_ref().expect("a compact level has a cache");
+                if let Some(entry) = cache.get(r) {
+                    return entry;
+                }
+                let entry = c.entry(self.payload(), r);
+                cache.put(r, entry);
+                entry
+            }
         }
+    }
+
+    /// Decodes a compact level into memory, so that its probes cost a
+    /// load as a raw table's do (nothing for a raw table, or one already
+    /// decoded). Returns the bytes it now holds.
+    pub fn decode_in_memory(&mut self) -> io::Result<u64> {
+        if self.compact.is_some() && self.decoded.is_none() {
+            self.decoded = Some(self.decode_all()?);
+            self.cache = None;
+        }
+        Ok(self.decoded.as_ref().map_or(0, |d| d.len() as u64))
     }
 
     /// The value of the board of rank `r`.
@@ -555,11 +629,13 @@ impl TableFile {
     /// Starts loading what a probe of rank `r` reads into the cache.
     #[inline]
     pub fn prefetch(&self, r: u64) {
-        let at = match &self.compact {
-            None => self.header.encoding.bytes_per_board() * r as usize,
-            Some(c) => c.probe_address(r),
+        let width = self.header.encoding.bytes_per_board();
+        let byte = match (&self.compact, &self.decoded) {
+            (None, _) => self.payload().get(width * r as usize),
+            (Some(_), Some(raw)) => raw.get(width * r as usize),
+            (Some(c), None) => self.payload().get(c.probe_address(r)),
         };
-        if let Some(byte) = self.payload().get(at) {
+        if let Some(byte) = byte {
             super::prefetch::prefetch(byte);
         }
     }

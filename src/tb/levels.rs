@@ -71,7 +71,28 @@ impl Levels {
             }
         }
         rejected.sort_by_key(|&(level, _)| level);
+        levels.decode_in_memory(decode_budget());
         Ok((levels, rejected.into_iter().map(|(_, e)| e).collect()))
+    }
+
+    /// Decodes the open compact levels into memory, the smallest first,
+    /// while their raw size fits in `budget` bytes (a probe of a decoded
+    /// level is a load, of a compact one a block's decode). Returns the
+    /// bytes decoded.
+    pub fn decode_in_memory(&mut self, budget: u64) -> u64 {
+        let mut left = budget;
+        for table in self.files.iter_mut().flatten() {
+            let h = table.header();
+            let raw = h.boards * h.encoding.bytes_per_board() as u64;
+            if table.is_compact() && raw <= left {
+                // Without the memory the level is probed compact: slower,
+                // not wrong.
+                if let Ok(bytes) = table.decode_in_memory() {
+                    left -= bytes;
+                }
+            }
+        }
+        budget - left
     }
 
     /// Opens level `level` from the folder, optionally checking its checksum.
@@ -166,6 +187,21 @@ impl Levels {
         format!("{noun} {} of {rules} from {dir}", runs.join(", "))
     }
 }
+
+/// The memory a search spends on decoding compact levels: the
+/// environment variable `OWARE_TB_MEMORY` in MiB, else
+/// [`DEFAULT_DECODE_MIB`].
+pub fn decode_budget() -> u64 {
+    std::env::var("OWARE_TB_MEMORY")
+        .ok()
+        .and_then(|v| v.trim().parse::<u64>().ok())
+        .unwrap_or(DEFAULT_DECODE_MIB)
+        << 20
+}
+
+/// The default of [`decode_budget`], in MiB: levels 0..20 of Abapa
+/// decoded take 432 MB.
+pub const DEFAULT_DECODE_MIB: u64 = 512;
 
 /// [`TableError::NoFolder`] unless `dir` is a folder.
 fn require_folder(dir: &Path) -> Result<(), TableError> {

@@ -58,7 +58,10 @@ impl Value {
         match variant {
             // The mover keeps what it captured plus what it can force as the
             // child's opponent; the opponent gets what it forces as mover.
-            Variant::Abapa | Variant::GrandSlamForbidden | Variant::CaptureAndEnd => {
+            Variant::Abapa
+            | Variant::GrandSlamForbidden
+            | Variant::CaptureAndEnd
+            | Variant::CaptureToWin => {
                 (captured + child.opponent, child.mover)
             }
             // The mover's final difference through this move is
