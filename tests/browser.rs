@@ -753,3 +753,280 @@ async fn no_errors(c: &Client) {
         .unwrap();
     assert_eq!(v, json!([]), "script errors on the page");
 }
+
+/// Where the board puts things: the side whose row is at the bottom, the
+/// bottom and top rows' letters from left to right, the side of the store
+/// on the right, and whether the bottom row's letters are under its cups.
+const READ_LAYOUT: &str = r#"
+const b = document.getElementById('board');
+if (!b) return null;
+const x = (e) => e.getBoundingClientRect().left;
+const rows = [...b.querySelectorAll('.row')].sort((p, q) => p.getBoundingClientRect().top - q.getBoundingClientRect().top);
+const letters = (row) => [...row.querySelectorAll('.pit')].sort((p, q) => x(p) - x(q)).map((p) => p.dataset.pit).join('');
+const stores = [...b.querySelectorAll('.store')];
+const right = stores.sort((p, q) => q.getBoundingClientRect().left + q.getBoundingClientRect().top - p.getBoundingClientRect().left - p.getBoundingClientRect().top)[0];
+const under = [...rows[1].querySelectorAll('.pit')].every((p) => p.querySelector('.letter').getBoundingClientRect().top > p.querySelector('.cup').getBoundingClientRect().top);
+const over = [...rows[0].querySelectorAll('.pit')].every((p) => p.querySelector('.letter').getBoundingClientRect().top < p.querySelector('.cup').getBoundingClientRect().top);
+return { bottom: b.dataset.bottom, top: letters(rows[0]), low: letters(rows[1]), right: right.dataset.side, under, over };
+"#;
+
+async fn layout(c: &Client) -> Value {
+    c.execute(READ_LAYOUT, vec![]).await.unwrap()
+}
+
+/// The board seen from `side`: its row at the bottom, left to right, the
+/// letters under it, its store on the right (below, on a narrow screen).
+#[track_caller]
+fn assert_seen_from(l: &Value, side: &str) {
+    let (top, low) = if side == "N" {
+        ("FEDCBA", "abcdef")
+    } else {
+        ("fedcba", "ABCDEF")
+    };
+    assert_eq!(l["bottom"], side, "{l}");
+    assert_eq!(l["top"], top, "{l}");
+    assert_eq!(l["low"], low, "{l}");
+    assert_eq!(l["right"], side, "{l}");
+    assert_eq!(l["under"], true, "letters under the bottom row: {l}");
+    assert_eq!(l["over"], true, "letters over the top row: {l}");
+}
+
+/// The contrast ratio (WCAG) of the last move's letter against the colour
+/// behind it, both from the computed style; 0 when there is no last move
+/// or no opaque colour behind the letter.
+const LAST_CONTRAST: &str = r#"
+const letter = document.querySelector('#board .pit.last .letter');
+if (!letter) return 0;
+const rgb = (s) => { const m = /rgba?\(([^)]+)\)/.exec(s); if (!m) return null; const v = m[1].split(',').map(Number); return v.length > 3 && v[3] === 0 ? null : v.slice(0, 3); };
+const lum = (c) => { const f = (v) => { v /= 255; return v <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4; }; return 0.2126 * f(c[0]) + 0.7152 * f(c[1]) + 0.0722 * f(c[2]); };
+const fg = rgb(getComputedStyle(letter).color);
+let bg = null;
+for (let e = letter; e && !bg; e = e.parentElement) {
+  const st = getComputedStyle(e);
+  if (st.backgroundImage && st.backgroundImage !== 'none') return 0;
+  bg = rgb(st.backgroundColor);
+}
+if (!fg || !bg) return 0;
+const [a, b] = [lum(fg), lum(bg)].sort((p, q) => q - p);
+return (a + 0.05) / (b + 0.05);
+"#;
+
+/// Sets the viewport, checks that nothing scrolls sideways (the page no
+/// wider than `width`), and keeps a screenshot.
+async fn phone_check(c: &Client, width: u32, name: &str) {
+    viewport(c, width, 844).await;
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    let sw = c
+        .execute("return document.documentElement.scrollWidth;", vec![])
+        .await
+        .unwrap()
+        .as_u64()
+        .unwrap();
+    assert!(
+        sw <= width as u64,
+        "{name}: the page is {sw} px wide at {width} px"
+    );
+    screenshot(c, &shots().join(format!("{name}-phone.png"))).await;
+}
+
+fn shots() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("target/browser-screenshots")
+}
+
+async fn desktop_shot(c: &Client, name: &str) {
+    viewport(c, 1280, 900).await;
+    screenshot(c, &shots().join(format!("{name}-desktop.png"))).await;
+}
+
+async fn text_of(c: &Client, css: &str) -> String {
+    c.find(Locator::Css(css))
+        .await
+        .unwrap_or_else(|e| panic!("no {css}: {e}"))
+        .text()
+        .await
+        .unwrap()
+}
+
+async fn attr_of(c: &Client, css: &str, name: &str) -> Option<String> {
+    c.find(Locator::Css(css))
+        .await
+        .unwrap_or_else(|e| panic!("no {css}: {e}"))
+        .attr(name)
+        .await
+        .unwrap()
+}
+
+/// Issue #31: the board from one's own side, the flip, the error pages, the
+/// last move's contrast, the phone width, the analysis' bar, graph and
+/// capture marks.
+#[test]
+fn issue_31_pages_in_a_real_browser() {
+    if !Path::new(CHROMEDRIVER).exists() {
+        if std::env::var_os("CI").is_some() {
+            panic!("CI is set and {CHROMEDRIVER} is missing");
+        }
+        say("tests/browser.rs: skipped: no chromedriver");
+        return;
+    }
+    tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .enable_all()
+        .build()
+        .unwrap()
+        .block_on(issue_31());
+}
+
+/// A new game from the form, the form sent by a script: WebDriver's click
+/// on "Create" can land a second time where the button was, on the game
+/// page that replaces the form.
+async fn create_game(c: &Client, base: &str, settings: &[(&str, &str)]) {
+    c.goto(&format!("{base}/#/")).await.unwrap();
+    wait_css(c, "#new-game #create").await;
+    for (css, value) in settings {
+        choose(c, css, value).await;
+    }
+    c.execute("document.getElementById('create').click();", vec![])
+        .await
+        .unwrap();
+}
+
+async fn issue_31() {
+    let tmp = tempfile::tempdir().unwrap();
+    let data = tmp.path().join("data");
+    std::fs::create_dir_all(&data).unwrap();
+    let (_server, base) = start_server(&data);
+    let (_driver, driver) = start_chromedriver();
+    let a = browser(&driver, &tmp.path().join("p31a"), 1280, 900).await;
+    let b = browser(&driver, &tmp.path().join("p31b"), 1280, 900).await;
+
+    // ---- 1. North by link sees North's side; South and a watcher South's.
+    create_game(&a, &base, &[("#south", "human"), ("#north", "link")]).await;
+    wait_board(&a, "the linked game", |s| s.ply == 0).await;
+    assert_seen_from(&layout(&a).await, "S");
+    wait_css(&a, "#opponent-link").await;
+    let link = a
+        .find(Locator::Css("#opponent-link"))
+        .await
+        .unwrap()
+        .prop("value")
+        .await
+        .unwrap()
+        .unwrap();
+    let watch = a
+        .find(Locator::Css("#watch-link"))
+        .await
+        .unwrap()
+        .prop("value")
+        .await
+        .unwrap()
+        .unwrap();
+    b.goto(&link).await.unwrap();
+    wait_board(&b, "North's page", |s| s.ply == 0).await;
+    assert_seen_from(&layout(&b).await, "N");
+    // The last move's letter stays readable: at least 4.5:1.
+    click_pit(&a, "F").await;
+    wait_board(&b, "South's move on North's page", |s| s.ply == 1).await;
+    let ratio = b.execute(LAST_CONTRAST, vec![]).await.unwrap();
+    assert!(
+        ratio.as_f64().unwrap() >= 4.5,
+        "the last move's letter has a contrast of {ratio}"
+    );
+    desktop_shot(&b, "north").await;
+    phone_check(&b, 390, "north").await;
+    // Still North's side on a phone: the store below (the right, folded).
+    assert_seen_from(&layout(&b).await, "N");
+    viewport(&b, 1280, 900).await;
+    // The flip: South's side, kept when the page is loaded again.
+    click(&b, "#flip").await;
+    assert_seen_from(&layout(&b).await, "S");
+    b.refresh().await.unwrap();
+    wait_board(&b, "North's page again", |s| s.ply == 1).await;
+    assert_seen_from(&layout(&b).await, "S");
+    click(&b, "#flip").await;
+    assert_seen_from(&layout(&b).await, "N");
+    // A watcher (a browser that holds no token and no choice) sees South's
+    // side and may flip.
+    b.execute("localStorage.clear();", vec![]).await.unwrap();
+    b.goto(&watch).await.unwrap();
+    b.refresh().await.unwrap();
+    wait_board(&b, "the watcher's page", |s| s.ply == 1).await;
+    assert_seen_from(&layout(&b).await, "S");
+    click(&b, "#flip").await;
+    assert_seen_from(&layout(&b).await, "N");
+
+    // ---- North against the engine: North's side.
+    create_game(
+        &a,
+        &base,
+        &[("#south", "engine"), ("#north", "human"), ("#level", "easy")],
+    )
+    .await;
+    wait_board(&a, "North against the engine", |s| s.ply >= 1).await;
+    assert_seen_from(&layout(&a).await, "N");
+
+    // ---- 7. A game that does not exist.
+    a.goto(&format!("{base}/#/game/ffffffffffffffff"))
+        .await
+        .unwrap();
+    wait_css(&a, "#not-found").await;
+    let said = text_of(&a, "#not-found").await;
+    assert!(said.contains("No such game"), "{said:?}");
+    assert_eq!(
+        attr_of(&a, "#not-found-new", "href").await.as_deref(),
+        Some("#/")
+    );
+    click(&a, "#not-found-new").await;
+    wait_css(&a, "#new-game #create").await;
+
+    // ---- 6. The analysis: a bad position is an error on the page.
+    a.goto(&format!("{base}/#/analyze?position=1-2-3"))
+        .await
+        .unwrap();
+    wait_css(&a, "#bad-position").await;
+    assert!(a.find(Locator::Css("#board")).await.is_err(), "no board");
+    // Capture marks in the move list, the bar and the graph.
+    a.goto(&format!(
+        "{base}/#/analyze?position=4-4-4-4-0-1-1-4-4-4-4-4-5-5-S&moves=Fb"
+    ))
+    .await
+    .unwrap();
+    wait_board(&a, "the analysis of a capture", |s| s.ply == 2).await;
+    let deadline = Instant::now() + WAIT;
+    loop {
+        let list = text_of(&a, "#an-movelist").await;
+        if list.contains("F+2") {
+            break;
+        }
+        assert!(Instant::now() < deadline, "no capture mark in {list:?}");
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    let deadline = Instant::now() + WAIT;
+    while attr_of(&a, "#score-graph", "data-done").await.as_deref() != Some("1") {
+        assert!(Instant::now() < deadline, "the graph was not drawn");
+        tokio::time::sleep(Duration::from_millis(200)).await;
+    }
+    assert_eq!(
+        attr_of(&a, "#score-graph", "data-points").await.as_deref(),
+        Some("3"),
+        "a point for each position of the line"
+    );
+    let score: f64 = attr_of(&a, "#evalbar", "data-score")
+        .await
+        .expect("the bar's score")
+        .parse()
+        .unwrap();
+    assert!((-12.0..=12.0).contains(&score));
+    // The analysis flips too.
+    assert_seen_from(&layout(&a).await, "S");
+    click(&a, "#flip").await;
+    assert_seen_from(&layout(&a).await, "N");
+    desktop_shot(&a, "analysis").await;
+    phone_check(&a, 390, "analysis").await;
+    click(&a, "#flip").await;
+    viewport(&a, 1280, 900).await;
+
+    no_errors(&a).await;
+    no_errors(&b).await;
+    a.close().await.unwrap();
+    b.close().await.unwrap();
+}

@@ -25,6 +25,8 @@ pub(super) struct AnalyzeReq {
     start_seeds: Option<u64>,
     empty_capture: Option<bool>,
     movetime: Option<u64>,
+    /// Analyse the position after this many of `moves` (all by default).
+    at: Option<usize>,
 }
 
 pub(super) async fn analyze(
@@ -39,20 +41,57 @@ pub(super) async fn analyze(
         req.empty_capture,
     )?;
     let mut game = rules.new_game(req.position.as_deref()).map_err(bad)?;
+    // Every move is played (and its capture noted); the position analysed
+    // is the one after `at` of them.
+    let mut captures = Vec::new();
+    let mut analysed = None;
     if let Some(list) = &req.moves {
         let moves = parse_moves(list).map_err(|e| bad(format!("bad move list: {e}")))?;
         if moves.len() > MAX_PLIES {
             return Err(bad(format!("at most {MAX_PLIES} moves")));
         }
-        for (i, mv) in moves.into_iter().enumerate() {
-            game.play(mv)
-                .map_err(|e| bad(format!("move {} ({mv}) cannot be played: {e}", i + 1)))?;
+        if let Some(at) = req.at.filter(|&at| at > moves.len()) {
+            return Err(bad(format!(
+                "at {at} is past the end of the {} moves",
+                moves.len()
+            )));
         }
+        for (i, mv) in moves.into_iter().enumerate() {
+            if req.at == Some(i) {
+                analysed = Some(game.clone());
+            }
+            let played = game
+                .play(mv)
+                .map_err(|e| bad(format!("move {} ({mv}) cannot be played: {e}", i + 1)))?;
+            captures.push(played.captured);
+        }
+    } else if req.at.is_some_and(|at| at > 0) {
+        return Err(bad("at is past the end of the moves"));
     }
-    if game.outcome().is_some() {
-        return Err(bad("the game is over: there is nothing to analyse"));
+    let game = analysed.unwrap_or(game);
+    if let Some((winner, reason)) = game.outcome() {
+        // Nothing to search: the position as the game ended, and how.
+        let mut out = game.show_json();
+        if let serde_json::Value::Object(map) = &mut out {
+            map.insert("moves".into(), serde_json::json!([]));
+            map.insert("rules".into(), serde_json::json!(game.rules().name()));
+            map.insert("tables".into(), serde_json::Value::Null);
+            map.insert("captures".into(), serde_json::json!(captures));
+            map.insert(
+                "result".into(),
+                serde_json::json!({
+                    "winner": winner.map(|s| s.letter().to_string()),
+                    "reason": reason,
+                    "stores": game.stores(),
+                }),
+            );
+        }
+        return Ok(Json(out).into_response());
     }
     let ms = req.movetime.unwrap_or(1000).clamp(1, 5000);
-    let out = app.pool.analyze(game, Duration::from_millis(ms)).await?;
+    let mut out = app.pool.analyze(game, Duration::from_millis(ms)).await?;
+    if let serde_json::Value::Object(map) = &mut out {
+        map.insert("captures".into(), serde_json::json!(captures));
+    }
     Ok(Json(out).into_response())
 }

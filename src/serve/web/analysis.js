@@ -1,8 +1,8 @@
 // The analysis board: any position, with the engine's and the tables'
 // verdicts.
 
-import { RULES, SIDE_NAME, START, api, clear, copyText, field, formatScore, h, indexOf, letterOf, maxSeeds, parsePosition, positionString, select, sideOfPit, skipAnimations, startOf, store } from "./util.js";
-import { Board, animationToggle } from "./board.js";
+import { REASONS, RULES, SIDE_NAME, START, api, clear, copyText, field, formatScore, h, indexOf, letterOf, maxSeeds, parsePosition, positionString, select, sideOfPit, skipAnimations, startOf, store } from "./util.js";
+import { Board, animationToggle, flipControl } from "./board.js";
 import { analyzeHash, fillMoveList } from "./records.js";
 
 export function analyzeView(app, params) {
@@ -10,8 +10,22 @@ export function analyzeView(app, params) {
   if (!RULES.some(([r]) => r === rules)) rules = "abapa";
   // Mancala's empty capture.
   let empty = rules === "mancala" && params.get("empty") === "1";
-  let start = params.get("position") || startOf(rules);
-  if (!parsePosition(start)) start = startOf(rules);
+  const asked = params.get("position");
+  if (asked !== null && asked.trim() !== "" && asked.trim() !== "startpos" && !parsePosition(asked)) {
+    // A position in the address that is not one: say so, rather than
+    // analysing something else.
+    app.append(
+      h(
+        "section",
+        { class: "panel not-found", id: "bad-position" },
+        h("h1", null, "Not a position"),
+        h("p", { role: "alert" }, `The address asks for the position “${asked.slice(0, 120)}”, which is not a position string. A position string looks like ${startOf(rules)}: the twelve pits from A to f, the two stores and the side to move.`),
+        h("p", null, h("a", { class: "button primary", href: "#/analyze" }, "Analyse the start position")),
+      ),
+    );
+    return { destroy() {} };
+  }
+  let start = asked && parsePosition(asked) ? asked.trim() : startOf(rules);
   let moves = (params.get("moves") || "").replace(/[^A-Fa-f]/g, "").split("").filter(Boolean);
   let cursor = params.has("at") ? Math.max(0, Math.min(moves.length, parseInt(params.get("at"), 10) || 0)) : moves.length;
   // The server shares this time among the legal moves.
@@ -24,6 +38,7 @@ export function analyzeView(app, params) {
   const msg = h("p", { class: "message", id: "message", role: "alert" });
   const status = h("p", { class: "status", id: "status", "aria-live": "polite" });
   const board = new Board({ onPit: (l) => playMove(l) });
+  const flip = flipControl(board, "oware.flip.analyze", () => false);
   const posOut = h("input", { type: "text", id: "position", readonly: true, "aria-label": "Position string" });
   const paste = h("input", { type: "text", id: "paste", placeholder: START, autocomplete: "off", spellcheck: "false", "aria-label": "Paste a position string" });
   const rulesSel = select("an-rules", RULES, rules);
@@ -36,6 +51,16 @@ export function analyzeView(app, params) {
     String(movetime),
   );
   const evalBox = h("div", { class: "eval", id: "eval", "aria-live": "polite" });
+  // The evaluation bar: South's share, from the best move's score.
+  const barFill = h("div", { class: "evalbar-fill" });
+  const barText = h("span", { class: "evalbar-text" }, "…");
+  const evalBar = h("div", { class: "evalbar", id: "evalbar", role: "img", "aria-label": "Evaluation" }, barFill, barText);
+  // The graph of the score over the line, South's view.
+  const graph = h("div", { class: "graph", id: "score-graph" });
+  const graphNote = h("p", { class: "hint", id: "graph-note" });
+  const graphPanel = h("section", { class: "panel", id: "graph-panel", hidden: true }, h("h2", null, "Score over the game"), graph, graphNote);
+  let caps = []; // the seeds each move of the line captured, from the server
+  let capsOf = "";
   const table = h("tbody", { id: "analysis-moves" });
   const moveList = h("ol", { class: "movelist", id: "an-movelist", "aria-label": "Moves" });
   const nav = h("div", { class: "actions stepper" });
@@ -95,16 +120,18 @@ export function analyzeView(app, params) {
         { class: "play" },
         h("h1", null, "Analysis"),
         status,
+        evalBar,
         board.el,
         nav,
         msg,
-        h("div", { class: "under" }, animationToggle()),
+        h("div", { class: "under" }, flip.el, animationToggle()),
         h("section", { class: "panel" }, h("h2", null, "Engine"), h("p", { class: "hint" }, "Scores in seeds for the side to move; a win or loss is proven, in so many plies. Click a move to play it."), evalBox, h("div", { class: "tablewrap" }, h("table", { class: "analysis" }, h("thead", null, h("tr", null, h("th", { scope: "col" }, "Move"), h("th", { scope: "col" }, "Score"), h("th", { scope: "col" }, "Depth"), h("th", { scope: "col" }, "Tables"), h("th", { scope: "col" }, "Principal variation"))), table)), h("div", { class: "grid" }, field("Rules", rulesSel), emptyField, field("Time", timeSel))),
       ),
       h(
         "aside",
         { class: "side" },
         h("section", { class: "panel" }, h("h2", null, "Moves"), moveList),
+        graphPanel,
         h(
           "section",
           { class: "panel" },
@@ -177,9 +204,12 @@ export function analyzeView(app, params) {
     clear(moveList);
     // A move followed by one of the same side gave another go (Mancala).
     const goes = moves.map((m, i) => i + 1 < moves.length && sideOfPit(indexOf(moves[i + 1])) === sideOfPit(indexOf(m)));
-    fillMoveList(moveList, moves, goes, (m, i, again) =>
-      h("button", { type: "button", class: "mv" + (i === cursor - 1 ? " last" : "") + (again ? " again" : ""), "aria-current": i === cursor - 1 ? "step" : null, "aria-label": again ? `${m}, another go` : null, onclick: () => goto(i + 1) }, m),
-    );
+    const known = capsOf === moves.join("");
+    fillMoveList(moveList, moves, goes, (m, i, again) => {
+      const c = known && caps[i] ? caps[i] : 0;
+      const label = `${m}${c ? `, captures ${c}` : ""}${again ? ", another go" : ""}`;
+      return h("button", { type: "button", class: "mv" + (i === cursor - 1 ? " last" : "") + (again ? " again" : ""), "aria-current": i === cursor - 1 ? "step" : null, "aria-label": label, onclick: () => goto(i + 1) }, m + (c ? `+${c}` : ""));
+    });
     if (!moves.length) moveList.append(h("li", { class: "empty" }, "No moves: click a pit to play one."));
   }
 
@@ -192,13 +222,15 @@ export function analyzeView(app, params) {
   function refresh(animMove) {
     syncUrl();
     renderMoves();
+    drawGraph();
+    computeGraph();
     const my = ++seq;
     status.textContent = "Analyzing…";
     clear(table);
     clear(evalBox);
     evalBox.append(h("p", { class: "note" }, "The engine is thinking…"));
     board.el.dataset.busy = "1";
-    const body = { position: start, moves: moves.slice(0, cursor).join("") || null, rules, movetime };
+    const body = { position: start, moves: moves.join("") || null, at: cursor, rules, movetime };
     if (rules === "mancala") body.empty_capture = empty;
     const req = api("POST", "/api/analyze", body);
     queue = queue.then(async () => {
@@ -226,6 +258,11 @@ export function analyzeView(app, params) {
   }
 
   function render(res, pos) {
+    if (Array.isArray(res.captures) && res.captures.length === moves.length) {
+      caps = res.captures;
+      capsOf = moves.join("");
+      renderMoves();
+    }
     const legal = (res.moves || []).map((m) => m.move);
     shown = { ...pos, legal, position: res.position };
     board.setAll(pos.pits, pos.stores);
@@ -236,7 +273,9 @@ export function analyzeView(app, params) {
     posOut.value = res.position;
     fillEditor(pos);
     const again = legal.length && cursor > 0 && sideOfPit(indexOf(moves[cursor - 1])) === pos.toMove;
-    status.textContent = legal.length ? (again ? `Another go: ${SIDE_NAME[pos.toMove]} moves again` : `${SIDE_NAME[pos.toMove]} to move`) + (moves.length ? `, after move ${cursor} of ${moves.length}.` : ".") : `No legal move: the game is over (${pos.stores[0]}–${pos.stores[1]}).`;
+    status.textContent = legal.length ? (again ? `Another go: ${SIDE_NAME[pos.toMove]} moves again` : `${SIDE_NAME[pos.toMove]} to move`) + (moves.length ? `, after move ${cursor} of ${moves.length}.` : ".") : `No legal move: the game is over (${pos.stores[0]}–${pos.stores[1]})` + (res.result && REASONS[res.result.reason] ? `, ${REASONS[res.result.reason]}.` : ".");
+    setBar(southValue(res, pos.toMove));
+    drawGraph();
     const tb = res.tables || null;
     const tbMoves = {};
     if (tb && Array.isArray(tb.moves)) for (const m of tb.moves) tbMoves[m.move] = m;
@@ -265,6 +304,128 @@ export function analyzeView(app, params) {
         ),
       );
     }
+  }
+
+  /**
+   * The value of an analysis for South: { v: seeds (±12 at most on the
+   * bar), text, end: "S"/"N"/"draw" for a proven or final result }.
+   */
+  function southValue(res, toMove) {
+    const sign = toMove === "N" ? -1 : 1;
+    if (res.result && !(res.moves || []).length) {
+      const [a, b] = res.result.stores || res.stores || [0, 0];
+      return { v: Math.max(-12, Math.min(12, a - b)), text: res.result.winner ? `${SIDE_NAME[res.result.winner]} won` : "Drawn", end: res.result.winner || "draw" };
+    }
+    const best = (res.moves || [])[0];
+    if (!best) return null;
+    const s = (typeof best.score === "number" ? best.score : Number(best.score)) * sign;
+    if (best.result === "win" || best.result === "loss") {
+      const southWins = (best.result === "win") === (toMove === "S");
+      return { v: southWins ? 12 : -12, text: `${southWins ? "South" : "North"} wins`, end: southWins ? "S" : "N" };
+    }
+    if (best.result === "draw") return { v: 0, text: "Draw", end: "draw" };
+    return { v: Math.max(-12, Math.min(12, s)), text: `${s > 0 ? "+" : ""}${Number.isInteger(s) ? s : s.toFixed(2)} for South` };
+  }
+
+  function setBar(val) {
+    if (!val) return;
+    const share = 50 + (val.v / 12) * 50;
+    barFill.style.width = share.toFixed(1) + "%";
+    barText.textContent = val.text;
+    evalBar.dataset.score = String(val.v);
+    evalBar.setAttribute("aria-label", "Evaluation: " + val.text);
+  }
+
+  // The graph: each position of the line searched briefly, one after
+  // another; the table verdicts marked.
+  let graphKey = null;
+  let graphGen = 0;
+  let graphVals = [];
+
+  async function computeGraph() {
+    const line = moves.join("");
+    const key = JSON.stringify([start, rules, empty, line]);
+    if (key === graphKey) return;
+    graphKey = key;
+    const gen = ++graphGen;
+    const n = moves.length;
+    graphVals = new Array(n + 1).fill(null);
+    graphNote.textContent = "";
+    graphPanel.hidden = n === 0;
+    graph.dataset.done = "0";
+    drawGraph();
+    if (!n) return;
+    if (n > 400) {
+      graphNote.textContent = "The line is too long to chart.";
+      return;
+    }
+    for (let k = 0; k <= n; k++) {
+      if (gen !== graphGen || destroyed) return;
+      const body = { position: start, moves: line, at: k, rules, movetime: 100 };
+      if (rules === "mancala") body.empty_capture = empty;
+      let res;
+      try {
+        res = await api("POST", "/api/analyze", body);
+      } catch (err) {
+        if (gen !== graphGen || destroyed) return;
+        graphNote.textContent = "The chart stopped: " + err.message;
+        return;
+      }
+      if (gen !== graphGen || destroyed) return;
+      const pos = parsePosition(res.position);
+      const val = pos ? southValue(res, pos.toMove) : null;
+      if (val && res.tables) {
+        val.mark = `Tables: ${verdictText(res.tables)} for ${SIDE_NAME[pos.toMove]}`;
+        val.verdict = res.tables.verdict || "";
+      }
+      graphVals[k] = val;
+      drawGraph();
+    }
+    graph.dataset.done = "1";
+  }
+
+  function drawGraph() {
+    const n = graphVals.length - 1;
+    clear(graph);
+    if (n < 1) return;
+    const W = 600;
+    const H = 140;
+    const pad = 8;
+    const x = (k) => pad + (k / n) * (W - 2 * pad);
+    const y = (v) => H / 2 - (v / 12) * (H / 2 - pad);
+    const NS = "http://www.w3.org/2000/svg";
+    const el = (tag, attrs, text) => {
+      const e = document.createElementNS(NS, tag);
+      for (const [k, v] of Object.entries(attrs)) e.setAttribute(k, String(v));
+      if (text) e.append(document.createTextNode(text));
+      return e;
+    };
+    const svg = el("svg", { viewBox: `0 0 ${W} ${H}`, class: "graph-svg", role: "img", "aria-label": "The score for South over the game, from the engine; marks where the tables know the position" });
+    svg.append(el("rect", { x: 0, y: 0, width: W, height: H / 2, class: "graph-south" }), el("rect", { x: 0, y: H / 2, width: W, height: H / 2, class: "graph-north" }));
+    svg.append(el("line", { x1: 0, x2: W, y1: H / 2, y2: H / 2, class: "graph-zero" }));
+    const pts = [];
+    graphVals.forEach((val, k) => {
+      if (val) pts.push(`${x(k).toFixed(1)},${y(val.v).toFixed(1)}`);
+    });
+    if (pts.length) svg.append(el("polyline", { points: pts.join(" "), class: "graph-line" }));
+    svg.append(el("line", { x1: x(cursor), x2: x(cursor), y1: 0, y2: H, class: "graph-cursor" }));
+    graphVals.forEach((val, k) => {
+      if (!val) return;
+      const title = `After move ${k}: ${val.text}` + (val.mark ? `. ${val.mark}` : "");
+      const dot = el("circle", { cx: x(k).toFixed(1), cy: y(val.v).toFixed(1), r: val.mark ? 5 : 2.5, class: "graph-point" + (val.mark ? " tb-mark" : "") + (val.end ? " end-" + val.end : ""), "data-ply": k }, null);
+      dot.append(el("title", {}, title));
+      svg.append(dot);
+      // A wide strip to click on: the position after move k.
+      const hit = el("rect", { x: (x(k) - (W - 2 * pad) / n / 2).toFixed(1), y: 0, width: ((W - 2 * pad) / n).toFixed(1), height: H, class: "graph-hit" });
+      hit.append(el("title", {}, title));
+      hit.addEventListener("click", () => goto(k));
+      svg.append(hit);
+    });
+    graph.append(svg);
+    graph.dataset.points = String(graphVals.filter(Boolean).length);
+    graph.dataset.marks = String(graphVals.filter((v) => v && v.mark).length);
+    const marks = graphVals.filter((v) => v && v.mark).length;
+    if (!graphNote.textContent.startsWith("The ")) graphNote.textContent = `${graphVals.filter(Boolean).length} of ${n + 1} positions searched (0.1 s each); above the line South is ahead.` + (marks ? ` Big dots: ${marks} positions the endgame tables know.` : "");
   }
 
   function verdictText(v) {

@@ -19,11 +19,8 @@ export class Board {
       const seeds = h("span", { class: "seeds", "aria-hidden": "true" });
       const count = h("span", { class: "count", "aria-hidden": "true" }, "0");
       const cup = h("span", { class: "cup" }, seeds, count);
-      const btn = h(
-        "button",
-        { type: "button", class: "pit pit-" + sideOfPit(i), "data-pit": l, "data-count": "0" },
-        i < 6 ? [cup, h("span", { class: "letter", "aria-hidden": "true" }, l)] : [h("span", { class: "letter", "aria-hidden": "true" }, l), cup],
-      );
+      const letter = h("span", { class: "letter", "aria-hidden": "true" }, l);
+      const btn = h("button", { type: "button", class: "pit pit-" + sideOfPit(i), "data-pit": l, "data-count": "0" });
       btn.addEventListener("click", () => {
         if (this.animating) {
           this.skip();
@@ -31,11 +28,10 @@ export class Board {
         }
         this.onPit(l);
       });
-      this.pits[i] = { btn, seeds, count };
+      this.pits[i] = { btn, seeds, count, cup, letter };
     }
-    // North's row, seen from South: f … a, left to right (a faces F).
-    for (let i = 11; i >= 6; i--) rowN.append(this.pits[i].btn);
-    for (let i = 0; i < 6; i++) rowS.append(this.pits[i].btn);
+    this.rowN = rowN;
+    this.rowS = rowS;
     for (const s of ["N", "S"]) {
       const num = h("span", { class: "store-count" }, "0");
       const seeds = h("span", { class: "seeds", "aria-hidden": "true" });
@@ -48,10 +44,46 @@ export class Board {
       );
       this.stores[s] = { el, num, seeds, count: 0 };
     }
-    this.el.append(this.stores.N.el, h("div", { class: "rows" }, rowN, rowS), this.stores.S.el);
+    this.rowsEl = h("div", { class: "rows" });
+    this.flipped = false;
+    this.layout();
     this.el.addEventListener("click", (e) => {
       if (this.animating && !e.target.closest(".pit")) this.skip();
     });
+  }
+
+  /**
+   * Lays the board out as one side sees it: that side's row at the bottom,
+   * left to right (A … F for South, a … f for North), the letters under it,
+   * the other row on top from the far end, and that side's store on the
+   * right.
+   */
+  layout() {
+    const [near, far] = this.flipped ? ["N", "S"] : ["S", "N"];
+    const order = (s) => (s === "S" ? [0, 1, 2, 3, 4, 5] : [6, 7, 8, 9, 10, 11]);
+    const nearRow = near === "S" ? this.rowS : this.rowN;
+    const farRow = near === "S" ? this.rowN : this.rowS;
+    for (const i of order(near)) {
+      const p = this.pits[i];
+      p.btn.append(p.cup, p.letter);
+      nearRow.append(p.btn);
+    }
+    for (const i of order(far).reverse()) {
+      const p = this.pits[i];
+      p.btn.append(p.letter, p.cup);
+      farRow.append(p.btn);
+    }
+    this.rowsEl.append(farRow, nearRow);
+    this.el.append(this.stores[far].el, this.rowsEl, this.stores[near].el);
+    this.el.dataset.flipped = this.flipped ? "1" : "0";
+    this.el.dataset.bottom = near;
+  }
+
+  /** Shows the board from North's side (true) or South's (false). */
+  setFlipped(f) {
+    if (!!f === this.flipped) return;
+    this.flipped = !!f;
+    this.layout();
   }
 
   setPit(i, n) {
@@ -271,6 +303,35 @@ function drawSeeds(el, n, salt, wide) {
     }
     el.append(s);
   }
+}
+
+/**
+ * A "Flip board" button for `board`: the choice is kept under `key` in the
+ * local store; `fallback()` gives the side when nothing is kept.
+ */
+export function flipControl(board, key, fallback) {
+  const kept = () => store.get(key);
+  const apply = () => {
+    const k = kept();
+    board.setFlipped(k === null ? fallback() : k === "N");
+    btn.setAttribute("aria-pressed", board.flipped ? "true" : "false");
+  };
+  const btn = h(
+    "button",
+    {
+      type: "button",
+      id: "flip",
+      class: "flip",
+      title: "Turn the board around",
+      onclick: () => {
+        store.set(key, board.flipped ? "S" : "N");
+        apply();
+      },
+    },
+    "⇅ Flip board",
+  );
+  apply();
+  return { el: btn, apply };
 }
 
 export function animationToggle() {

@@ -1,7 +1,7 @@
 // The game board: a game by its link, live over a WebSocket.
 
 import { REASONS, SIDE_NAME, api, clear, copyText, h, indexOf, linksFor, other, sideOfPit, skipAnimations, store, tokenFor } from "./util.js";
-import { Board, animationToggle } from "./board.js";
+import { Board, animationToggle, flipControl } from "./board.js";
 import { analyzeHash, fillMoveList, rulesText } from "./records.js";
 
 export function gameView(app, id, params) {
@@ -29,12 +29,14 @@ export function gameView(app, id, params) {
   const share = h("section", { class: "share panel", id: "share" });
   const moves = h("ol", { class: "movelist", id: "movelist", "aria-label": "Moves" });
   const tools = h("div", { class: "actions" });
+  // A player of North sees the board from North's side, unless flipped.
+  const flip = flipControl(board, "oware.flip." + id, () => seat === "north");
 
   app.append(
     h(
       "div",
       { class: "game" },
-      h("div", { class: "play" }, h("div", { class: "headline" }, status, conn), players, board.el, controls, msg, h("div", { class: "under" }, animationToggle(), h("span", { class: "hint" }, "Click a pit or type its letter. Click the board to skip an animation."))),
+      h("div", { class: "play" }, h("div", { class: "headline" }, status, conn), players, board.el, controls, msg, h("div", { class: "under" }, flip.el, animationToggle(), h("span", { class: "hint" }, "Click a pit or type its letter. Click the board to skip an animation."))),
       h("aside", { class: "side" }, series, h("section", { class: "panel" }, h("h2", null, "Moves"), moves, tools), share),
     ),
   );
@@ -120,6 +122,7 @@ export function gameView(app, id, params) {
   function render() {
     const st = state;
     if (!st) return;
+    flip.apply();
     board.setAll(st.pits, st.stores);
     const last = st.ply > 0 ? st.moves[st.ply - 1] : null;
     board.setMarks({ playable: myTurn(st) && !pending ? st.legal : [], last, toMove: st.status === "ongoing" ? st.to_move : null });
@@ -359,8 +362,17 @@ export function gameView(app, id, params) {
       return st;
     } catch (err) {
       if (err.status === 404) {
-        status.textContent = "There is no such game.";
         destroyed = true;
+        clear(app);
+        app.append(
+          h(
+            "section",
+            { class: "panel not-found", id: "not-found" },
+            h("h1", null, "No such game"),
+            h("p", null, `There is no game “${id}” on this server: the link may be mistyped, or the game was made on another server.`),
+            h("p", null, h("a", { class: "button primary", id: "not-found-new", href: "#/" }, "Start a new game")),
+          ),
+        );
       } else msg.textContent = "Cannot load the game: " + err.message;
       return null;
     }
