@@ -69,6 +69,7 @@ pub const fn variant_tag(variant: Variant) -> &'static str {
         Variant::GrandSlamForbidden => "Grand-Slam-Forbidden",
         Variant::CaptureAndEnd => "Capture-And-End",
         Variant::Awari => "Awari",
+        Variant::CaptureToWin => "Capture-To-Win",
     }
 }
 

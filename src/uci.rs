@@ -192,6 +192,13 @@ impl<W: Write + Send + 'static> Session<W> {
         let tables = if !self.options.use_leaves {
             notes.push("tables: none (UseLeaves is off)".to_string());
             None
+        } else if !rules.variant.has_tables() {
+            notes.push(format!(
+                "tables: none ({} has no tables: {})",
+                rules.variant,
+                crate::rules::NO_TABLES
+            ));
+            None
         } else if !self.options.table_asked && !path.is_dir() {
             notes.push(format!("tables: none ({} not found)", path.display()));
             None
@@ -278,7 +285,7 @@ impl<W: Write + Send + 'static> Session<W> {
                 self.say("option name BookFile type string default <TablePath>/book.owb");
                 self.say("option name UseLeaves type check default true");
                 self.say(&format!(
-                    "option name Rules type combo default {} var abapa var grand-slam-forbidden var capture-and-end var awari var mancala",
+                    "option name Rules type combo default {} var abapa var grand-slam-forbidden var capture-and-end var capture-to-win var awari var mancala",
                     self.play.rules().name()
                 ));
                 self.say(&format!(

@@ -24,6 +24,32 @@ fn position() -> impl Strategy<Value = Position> {
         })
 }
 
+/// Positions where grand slams are common and the mover's store is near
+/// 25: the opponent's pits hold 0 to 2 seeds, the mover's store 10 to 24,
+/// and one of the mover's pits may hold a lap's worth.
+fn near_winning_slams() -> impl Strategy<Value = Position> {
+    (
+        proptest::array::uniform6(0u8..=3),
+        proptest::array::uniform6(0u8..=2),
+        0usize..6,
+        0u8..=20,
+        10u8..=24,
+        any::<bool>(),
+    )
+        .prop_map(|(mut own, theirs, big, extra, store, north)| {
+            own[big] += extra;
+            let side = if north { Side::North } else { Side::South };
+            let mut pits = [0u8; 12];
+            let (mine, other) = (side.first_pit(), side.opponent().first_pit());
+            pits[mine..mine + 6].copy_from_slice(&own);
+            pits[other..other + 6].copy_from_slice(&theirs);
+            let room = 48 - pits.iter().sum::<u8>();
+            let mut stores = [0u8; 2];
+            stores[side.index()] = store.min(room);
+            Position::new(pits, stores, side).unwrap()
+        })
+}
+
 fn variant() -> impl Strategy<Value = Variant> {
     prop::sample::select(Variant::ALL.to_vec())
 }
@@ -51,7 +77,14 @@ fn slow_play(pos: &Position, mv: Move, grand_slam: GrandSlam) -> ([u8; 12], u8) 
     }
     let taken: u8 = run.iter().map(|&p| pits[p]).sum();
     let row: u8 = (0..12).filter(|&p| opponent.owns(p)).map(|p| pits[p]).sum();
-    if taken == 0 || (taken == row && grand_slam != GrandSlam::Capture) {
+    // A grand slam captures under `Capture`, and under `CaptureToWin` when
+    // it brings the mover's store to 25 or more.
+    let slam_captures = match grand_slam {
+        GrandSlam::Capture => true,
+        GrandSlam::CaptureToWin => u32::from(pos.store(mv.side())) + u32::from(taken) >= 25,
+        GrandSlam::Forfeit | GrandSlam::Forbid => false,
+    };
+    if taken == 0 || (taken == row && !slam_captures) {
         return (pits, 0);
     }
     for p in run {
@@ -62,6 +95,35 @@ fn slow_play(pos: &Position, mv: Move, grand_slam: GrandSlam) -> ([u8; 12], u8) 
 
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(2000))]
+
+    #[test]
+    fn capture_to_win_moves_and_captures_match_the_slow_rules(pos in near_winning_slams()) {
+        for variant in [Variant::CaptureToWin, Variant::Abapa] {
+            let slam = variant.grand_slam();
+            for &mv in pos.legal_moves(variant).iter() {
+                let (after, captured) = pos.after(mv, variant);
+                let (pits, taken) = slow_play(&pos, mv, slam);
+                prop_assert_eq!(after.pits(), &pits, "{}", mv);
+                prop_assert_eq!(captured, taken, "{}", mv);
+            }
+            let slow = pos
+                .legal_moves(variant)
+                .iter()
+                .map(|&mv| slow_play(&pos, mv, slam).1)
+                .max();
+            prop_assert_eq!(pos.best_capture(variant), slow);
+            if let Some(captures) = pos.captures(variant) {
+                for house in 0..6 {
+                    let mv = Move::of(pos.side_to_move(), house);
+                    let expected = match pos.pits()[mv.pit()] {
+                        0 => 0,
+                        _ => slow_play(&pos, mv, slam).1,
+                    };
+                    prop_assert_eq!(captures.of(house), expected, "house {}", house);
+                }
+            }
+        }
+    }
 
     #[test]
     fn position_string_round_trips(pos in position()) {

@@ -141,6 +141,13 @@ impl MatchGame for Oware {
                 "--db adjudicates only under the default ending rules (no --no-capture-limit, --no-repetition)"
             );
         }
+        if !rules.variant.has_tables() {
+            bail!(
+                "--db: {} has no endgame tables ({})",
+                rules.variant,
+                oware::rules::NO_TABLES
+            );
+        }
         if !dir.is_dir() {
             bail!("table folder {} not found", dir.display());
         }

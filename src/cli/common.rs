@@ -64,8 +64,8 @@ pub struct EngineArgs {
 /// The rule set and the ending options.
 #[derive(Args, Clone)]
 pub struct RulesArgs {
-    /// Rule set: abapa, grand-slam-forbidden, capture-and-end, awari or
-    /// mancala (Arabic Mancala, RULES.md §7).
+    /// Rule set: abapa, grand-slam-forbidden, capture-and-end,
+    /// capture-to-win, awari or mancala (Arabic Mancala, RULES.md §7).
     #[arg(long, default_value = "abapa")]
     pub rules: RuleSet,
     /// Seeds a house at the start: 3 (the default), 4, 5 or 7 for mancala;
@@ -188,6 +188,13 @@ pub fn thread_pool(threads: Option<usize>) -> Result<rayon::ThreadPool> {
 /// which files were left closed as damaged.
 pub fn search_tables(args: &EngineArgs, variant: Variant) -> Result<Option<Arc<tb::Tablebase>>> {
     if args.no_db {
+        return Ok(None);
+    }
+    if !variant.has_tables() {
+        output::note(format_args!(
+            "tables: none ({variant} has no tables: {})",
+            oware::rules::NO_TABLES
+        ));
         return Ok(None);
     }
     let (dir, asked) = table_folder(args.db.as_ref());

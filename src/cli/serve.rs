@@ -77,7 +77,7 @@ fn open_tables(given: Option<&PathBuf>) -> Result<HashMap<Variant, Arc<tb::Table
         ));
         return Ok(found);
     }
-    for variant in Variant::ALL {
+    for variant in Variant::ALL.into_iter().filter(|v| v.has_tables()) {
         let tables = tb::Tablebase::open_for_search(&dir, variant, tb::SEARCH_LEVEL_LIMIT as usize)
             .context("cannot open the tables")?;
         for rejected in tables.rejected() {

@@ -19,7 +19,7 @@ pub const MANCALA_FOLDER: &str = "databases/mancala";
 #[derive(Args, Clone)]
 pub struct TableRulesArgs {
     /// Rule set the tables are for: abapa, grand-slam-forbidden,
-    /// capture-and-end, awari or mancala.
+    /// capture-and-end, awari or mancala (capture-to-win has no tables).
     #[arg(long, default_value = "abapa")]
     pub rules: RuleSet,
     /// Mancala's tables under the empty capture (with --rules mancala).
@@ -44,6 +44,12 @@ impl TableRulesArgs {
             RuleSet::Oware(variant) => {
                 if self.empty_capture {
                     bail!("--empty-capture applies only to --rules mancala");
+                }
+                if !variant.has_tables() {
+                    bail!(
+                        "--rules {variant} has no endgame tables: {}",
+                        oware::rules::NO_TABLES
+                    );
                 }
                 Ok(TableChoice::Oware(variant))
             }

@@ -16,7 +16,7 @@ use super::common::table_folder;
 #[derive(Args)]
 pub struct UciArgs {
     /// Rule set to play: abapa, grand-slam-forbidden, capture-and-end,
-    /// awari or mancala (option Rules).
+    /// capture-to-win, awari or mancala (option Rules).
     #[arg(long, default_value = "abapa")]
     rules: RuleSet,
     /// Seeds a house at the start of mancala: 3 (the default), 4, 5 or 7

@@ -45,9 +45,10 @@ impl Captures {
 
 /// Byte `j`: what a sowing of fewer than twelve seeds whose last seed falls
 /// in pit `j` of the row `opponent` (six bytes, not all zero) takes under
-/// `grand_slam`: the sum of `s + 1` over the pits of the run, at most 18.
+/// `grand_slam`, for a mover with `store` seeds captured: the sum of `s + 1`
+/// over the pits of the run, at most 18.
 #[inline(always)]
-fn landing_captures(opponent: u64, grand_slam: GrandSlam) -> u64 {
+fn landing_captures(opponent: u64, grand_slam: GrandSlam, store: u8) -> u64 {
     // 0xFF in each pit holding 1 or 2.
     let in_run = bytes_set(at_least(opponent, 1) & !at_least(opponent, 3));
     // A run's take is a difference of prefix sums of `s + 1` over the run
@@ -59,7 +60,10 @@ fn landing_captures(opponent: u64, grand_slam: GrandSlam) -> u64 {
     // (only the last pit with seeds can end one).
     let last = opponent.ilog2() / 8;
     let through_last = u64::MAX >> (56 - 8 * last);
-    if grand_slam != GrandSlam::Capture && in_run & through_last == through_last {
+    if grand_slam != GrandSlam::Capture
+        && in_run & through_last == through_last
+        && !grand_slam.takes(store, (runs >> (8 * last)) as u8)
+    {
         runs &= !(0xFF << (8 * last));
     }
     runs
@@ -96,7 +100,7 @@ impl Position {
         if opponent == 0 || variant.starving() != Starving::MustFeed {
             return None;
         }
-        let runs = landing_captures(opponent, variant.grand_slam());
+        let runs = landing_captures(opponent, variant.grand_slam(), self.store(side));
         let mut captures = 0;
         for house in 0..6 {
             let seeds = (own >> (8 * house)) as u8;

@@ -15,5 +15,6 @@ pub mod side;
 mod variant;
 
 pub use variant::{
-    EndlessPlay, GrandSlam, RuleSet, Rules, Starving, UnknownRules, Variant, WINNING_SEEDS,
+    EndlessPlay, GrandSlam, NO_TABLES, RuleSet, Rules, Starving, UnknownRules, Variant,
+    WINNING_SEEDS,
 };

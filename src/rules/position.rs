@@ -460,7 +460,8 @@ impl Position {
         let run = upto & !before;
         let taken = byte_sum(opponent & run);
         let slam = taken > 0 && taken == byte_sum(opponent);
-        let take = taken > 0 && (!slam || grand_slam == GrandSlam::Capture);
+        let take =
+            taken > 0 && (!slam || grand_slam.takes(self.cells[STORES + mover.index()], taken));
         let (run, taken) = if take { (run, taken) } else { (0, 0) };
         board = (board & !(u128::from(run) << (8 * row_start)))
             + (u128::from(taken) << (8 * (STORES + mover.index())));

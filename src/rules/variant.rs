@@ -19,6 +19,23 @@ pub enum GrandSlam {
     /// The capture is made. The opponent is then left without seeds, so the
     /// game ends with each side taking its own row.
     Capture,
+    /// The capture is made only when it brings the mover's store to
+    /// [`WINNING_SEEDS`] or more, which ends the game, won; otherwise the
+    /// move is played and captures nothing, as in `Forfeit`.
+    CaptureToWin,
+}
+
+impl GrandSlam {
+    /// Whether a grand slam taking `taken` seeds, by a mover with `store`
+    /// seeds captured, is a capture (rather than a move that takes nothing).
+    #[inline]
+    pub const fn takes(self, store: u8, taken: u8) -> bool {
+        match self {
+            GrandSlam::Capture => true,
+            GrandSlam::CaptureToWin => store as u16 + taken as u16 >= WINNING_SEEDS as u16,
+            GrandSlam::Forfeit | GrandSlam::Forbid => false,
+        }
+    }
 }
 
 /// What a player must do about an opponent who has (or would be left with) no seeds.
@@ -53,15 +70,20 @@ pub enum Variant {
     CaptureAndEnd,
     /// The rules of Romein & Bal's 2002 solution of Awari.
     Awari,
+    /// Abapa where a grand slam captures only when the capture brings the
+    /// mover to 25 seeds or more (winning there); otherwise it is forfeited.
+    /// Added last: the index of each variant is its encoding in book files.
+    CaptureToWin,
 }
 
 impl Variant {
     /// Every variant, default first.
-    pub const ALL: [Variant; 4] = [
+    pub const ALL: [Variant; 5] = [
         Variant::Abapa,
         Variant::GrandSlamForbidden,
         Variant::CaptureAndEnd,
         Variant::Awari,
+        Variant::CaptureToWin,
     ];
 
     /// The grand slam setting of this variant.
@@ -71,6 +93,7 @@ impl Variant {
             Variant::Abapa => GrandSlam::Forfeit,
             Variant::GrandSlamForbidden => GrandSlam::Forbid,
             Variant::CaptureAndEnd | Variant::Awari => GrandSlam::Capture,
+            Variant::CaptureToWin => GrandSlam::CaptureToWin,
         }
     }
 
@@ -99,9 +122,22 @@ impl Variant {
             Variant::GrandSlamForbidden => "grand-slam-forbidden",
             Variant::CaptureAndEnd => "capture-and-end",
             Variant::Awari => "awari",
+            Variant::CaptureToWin => "capture-to-win",
         }
     }
+
+    /// Whether endgame tables can be built for this variant. A table holds
+    /// a value for each board (the seeds in the pits and the side to move),
+    /// but under [`Variant::CaptureToWin`] what a grand slam does depends on
+    /// the mover's store, which a board does not hold: it has no tables.
+    pub const fn has_tables(self) -> bool {
+        !matches!(self, Variant::CaptureToWin)
+    }
 }
+
+/// Why a variant has no endgame tables (see [`Variant::has_tables`]), in
+/// a few words for a one-line message.
+pub const NO_TABLES: &str = "a grand slam's capture depends on the mover's store, which a table indexed by the seeds on the board does not hold";
 
 impl fmt::Display for Variant {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -112,7 +148,7 @@ impl fmt::Display for Variant {
 /// An unknown rule-set name.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[error(
-    "unknown rules '{0}' (expected abapa, grand-slam-forbidden, capture-and-end, awari or mancala)"
+    "unknown rules '{0}' (expected abapa, grand-slam-forbidden, capture-and-end, capture-to-win, awari or mancala)"
 )]
 pub struct UnknownRules(pub String);
 
@@ -161,6 +197,7 @@ impl FromStr for Variant {
             "abapa" | "default" => Ok(Variant::Abapa),
             "grand-slam-forbidden" | "forbid" => Ok(Variant::GrandSlamForbidden),
             "capture-and-end" => Ok(Variant::CaptureAndEnd),
+            "capture-to-win" => Ok(Variant::CaptureToWin),
             "awari" => Ok(Variant::Awari),
             _ => Err(UnknownRules(s.to_string())),
         }

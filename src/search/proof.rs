@@ -46,7 +46,12 @@ pub fn proven_margin(game: &Game, pv: &[Move], tables: Option<&Tablebase>) -> Op
     let me = pos.side_to_move();
     let mover_margin = match variant {
         Variant::Awari => stores(me) - stores(me.opponent()) + i32::from(value.score()),
-        Variant::Abapa | Variant::GrandSlamForbidden | Variant::CaptureAndEnd => {
+        // (No table is built for capture-to-win: the check above
+        // returns first.)
+        Variant::Abapa
+        | Variant::GrandSlamForbidden
+        | Variant::CaptureAndEnd
+        | Variant::CaptureToWin => {
             if !value.is_exact(n as u8) {
                 return None;
             }

@@ -61,9 +61,7 @@ impl Value {
             Variant::Abapa
             | Variant::GrandSlamForbidden
             | Variant::CaptureAndEnd
-            | Variant::CaptureToWin => {
-                (captured + child.opponent, child.mover)
-            }
+            | Variant::CaptureToWin => (captured + child.opponent, child.mover),
             // The mover's final difference through this move is
             // captured − child's score.
             Variant::Awari => {

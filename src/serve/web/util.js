@@ -7,6 +7,7 @@ export const RULES = [
   ["abapa", "Abapa (default)"],
   ["grand-slam-forbidden", "Abapa, grand slam forbidden"],
   ["capture-and-end", "Abapa, capture and end"],
+  ["capture-to-win", "Abapa, grand slam captures only to win"],
   ["awari", "Awari (Romein & Bal)"],
   ["mancala", "Arabic Mancala"],
 ];
