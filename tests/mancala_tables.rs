@@ -557,5 +557,5 @@ fn a_locked_folder_is_refused_for_mancala_too() {
         dir,
         "--quiet",
     ]);
-    assert!(out.contains("done: 1820 boards"), "{out}");
+    assert!(out.contains("done: 1,820 boards"), "{out}");
 }

@@ -10,6 +10,7 @@ use serde_json::json;
 
 use oware::mancala::MancalaRules;
 use oware::tb;
+use oware::tb::estimate::{self, Costs};
 
 use super::common::thread_pool;
 use super::output;
@@ -17,8 +18,20 @@ use super::tables::{TableChoice, TableRulesArgs};
 
 /// Arguments of `oware build`.
 #[derive(Args)]
+#[command(after_help = "\
+Which --max-seeds (Abapa, 2 threads; measured on 2 cores, 24 GB):
+  16  seconds
+  20  about a minute
+  24  about 6 minutes, 2.3 GB raw, about 0.6 GB compact (the search's default --tb-limit)
+  30  about an hour, 19 GB raw, 24 GB of memory
+
+Before it starts, the build prints an estimate of the boards, disk, peak
+memory and time of the levels still to build, and refuses (unless --force)
+when the disk or the memory cannot hold them. Ctrl-C stops it within a
+second or two, with nothing half-written: run the same command to resume.")]
 pub struct BuildArgs {
-    /// Build levels 0..=N (seeds on the board).
+    /// Build levels 0..=N (seeds on the board): 16 takes seconds, 20 about
+    /// a minute, 24 about 6 minutes, 30 about an hour and 24 GB of memory.
     #[arg(long, value_name = "N")]
     max_seeds: usize,
     #[command(flatten)]
@@ -40,6 +53,10 @@ pub struct BuildArgs {
     /// Print one JSON object when done instead of a line per level.
     #[arg(long)]
     json: bool,
+    /// Build even when the estimate says the free disk or the available
+    /// memory cannot hold the levels.
+    #[arg(long)]
+    force: bool,
 }
 
 /// Runs `oware build`.
@@ -77,10 +94,24 @@ fn build<G: tb::TableGame>(args: &BuildArgs, game: &G, dir: &Path) -> Result<()>
             dir.display(),
         ));
     }
+    if args.max_seeds > tb::index::MAX_SEEDS {
+        return Err(tb::BuildError::TooManySeeds.into());
+    }
+    let costs = Costs::new(rules, args.raw, threads);
+    let sizes: Vec<u64> = (0..=args.max_seeds).map(|n| rules.level_size(n)).collect();
+    let present = estimate::present_levels(dir, rules, args.max_seeds);
+    let plan = estimate::estimate(&sizes, &present, &costs);
+    if !args.json {
+        output::line(describe_estimate(&plan, args.raw));
+    }
+    if !args.force {
+        check_room(&plan, dir)?;
+    }
+    interrupt::install();
     let started = Instant::now();
     // Each level's line is printed once its file is in place, so a reader
     // that goes away stops the build between levels.
-    let summaries = pool.install(|| {
+    let built = pool.install(|| {
         let format = if args.raw {
             tb::TableFormat::Raw
         } else {
@@ -91,7 +122,14 @@ fn build<G: tb::TableGame>(args: &BuildArgs, game: &G, dir: &Path) -> Result<()>
                 output::line(s.describe(rules));
             }
         })
-    })?;
+    });
+    let summaries = match built {
+        Err(e @ tb::BuildError::Interrupted { .. }) => {
+            output::note(e);
+            std::process::exit(interrupt::STATUS);
+        }
+        other => other?,
+    };
     let boards: u64 = summaries.iter().map(|s| s.boards).sum();
     let seconds = started.elapsed().as_secs_f64();
     if args.json {
@@ -109,9 +147,127 @@ fn build<G: tb::TableGame>(args: &BuildArgs, game: &G, dir: &Path) -> Result<()>
         }
         output::line(out);
     } else {
-        output::line(format_args!("done: {boards} boards in {seconds:.1} s"));
+        output::line(format_args!(
+            "done: {} boards in {}; tables in {}",
+            estimate::thousands(boards),
+            estimate::duration(seconds),
+            dir.display()
+        ));
     }
     Ok(())
+}
+
+/// The estimate's line: `estimate for levels 21..24 (…): 949 M boards, …`.
+fn describe_estimate(plan: &estimate::Estimate, raw: bool) -> String {
+    let (Some(first), Some(last)) = (plan.levels.first(), plan.levels.last()) else {
+        return "estimate: every level is built already".to_string();
+    };
+    let levels = if plan.levels.len() == (last - first + 1) {
+        format!("levels {first}..{last}")
+    } else {
+        format!("{} levels up to {last}", plan.levels.len())
+    };
+    format!(
+        "estimate for {levels}: {} boards, {} of disk ({}), {} of memory at the peak, {} (rates measured on {})",
+        estimate::count(plan.boards),
+        estimate::bytes(plan.disk_bytes),
+        if raw { "raw" } else { "compact" },
+        estimate::bytes(plan.peak_memory),
+        estimate::duration(plan.seconds),
+        estimate::MEASURED_ON,
+    )
+}
+
+/// Refuses a build the free disk under `dir` or the available memory
+/// cannot hold, by the estimate (the working state of the largest level
+/// must fit in memory; the lower levels it reads are mapped files, page
+/// cache the kernel can drop).
+fn check_room(plan: &estimate::Estimate, dir: &Path) -> Result<()> {
+    if let Some(free) = free_disk(dir)
+        && free < plan.disk_bytes
+    {
+        anyhow::bail!(
+            "{}: {} free, the build needs about {} (estimate); free some space, use another --db, or --force",
+            dir.display(),
+            estimate::bytes(free),
+            estimate::bytes(plan.disk_bytes)
+        );
+    }
+    if let Some(available) = available_memory()
+        && available < plan.working_memory
+    {
+        anyhow::bail!(
+            "{} of memory available, the build needs about {} for its largest level (estimate); pick a smaller --max-seeds, or --force",
+            estimate::bytes(available),
+            estimate::bytes(plan.working_memory)
+        );
+    }
+    Ok(())
+}
+
+/// Bytes free for an unprivileged user on the file system of `dir` (or of
+/// its nearest existing parent).
+#[cfg(target_os = "linux")]
+fn free_disk(dir: &Path) -> Option<u64> {
+    use std::os::unix::ffi::OsStrExt;
+    let abs = std::path::absolute(dir).ok()?;
+    let existing = abs.ancestors().find(|p| p.exists())?;
+    let path = std::ffi::CString::new(existing.as_os_str().as_bytes()).ok()?;
+    // SAFETY: `path` is a NUL-terminated string that outlives the call and
+    // `stat` a writable, properly aligned `statvfs` the call fills in.
+    let mut stat: libc::statvfs = unsafe { std::mem::zeroed() };
+    let rc = unsafe { libc::statvfs(path.as_ptr(), &mut stat) };
+    (rc == 0).then(|| u64::from(stat.f_bavail).saturating_mul(u64::from(stat.f_frsize)))
+}
+
+#[cfg(not(target_os = "linux"))]
+fn free_disk(_dir: &Path) -> Option<u64> {
+    None
+}
+
+/// MemAvailable of /proc/meminfo, in bytes.
+fn available_memory() -> Option<u64> {
+    let info = std::fs::read_to_string("/proc/meminfo").ok()?;
+    let line = info.lines().find(|l| l.starts_with("MemAvailable:"))?;
+    let kib: u64 = line["MemAvailable:".len()..]
+        .trim()
+        .trim_end_matches("kB")
+        .trim()
+        .parse()
+        .ok()?;
+    Some(kib.saturating_mul(1024))
+}
+
+/// Ctrl-C during a build: the handler only sets the builder's flag, and
+/// the build stops at its next chunk of work.
+mod interrupt {
+    /// The exit status of an interrupted build (128 + SIGINT).
+    pub const STATUS: i32 = 130;
+
+    #[cfg(target_os = "linux")]
+    extern "C" fn on_sigint(_: libc::c_int) {
+        oware::tb::builder::INTERRUPTED.store(true, std::sync::atomic::Ordering::Relaxed);
+    }
+
+    /// Sets [`on_sigint`] as the handler of SIGINT, once: a second Ctrl-C
+    /// ends the process the default way.
+    #[cfg(target_os = "linux")]
+    pub fn install() {
+        // SAFETY: the handler only stores to a static atomic, which is
+        // async-signal-safe; `action` is fully initialised (zeroed, then
+        // its handler, flags and empty mask set) before `sigaction` reads
+        // it, and a null old action is allowed.
+        unsafe {
+            let mut action: libc::sigaction = std::mem::zeroed();
+            action.sa_sigaction = on_sigint as extern "C" fn(libc::c_int) as libc::sighandler_t;
+            action.sa_flags = libc::SA_RESTART | libc::SA_RESETHAND;
+            libc::sigemptyset(&mut action.sa_mask);
+            libc::sigaction(libc::SIGINT, &action, std::ptr::null_mut());
+        }
+    }
+
+    #[cfg(not(target_os = "linux"))]
+    pub fn install() {}
 }
 
 /// `oware build` as one rank of an MPI job: rank 0 prints.

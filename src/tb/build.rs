@@ -167,9 +167,13 @@ pub struct FixpointError<V: std::fmt::Debug = Value> {
     pub expected: V,
 }
 
+/// The chunks of a level's `size` boards, as (first rank, boards); once
+/// the build is [interrupted](super::builder::interrupted), the chunks not
+/// yet started are skipped, so a pass ends within a chunk's time.
 pub(crate) fn chunks(size: u64) -> impl ParallelIterator<Item = (u64, u64)> {
     (0..size.div_ceil(CHUNK))
         .into_par_iter()
+        .filter(|_| !super::builder::interrupted())
         .map(move |c| (c * CHUNK, CHUNK.min(size - c * CHUNK)))
 }
 

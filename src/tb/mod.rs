@@ -7,6 +7,7 @@ pub mod builder;
 pub mod compact;
 #[cfg(feature = "mpi")]
 pub mod distributed;
+pub mod estimate;
 pub mod file;
 pub mod game;
 pub mod index;

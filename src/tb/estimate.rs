@@ -1,0 +1,281 @@
+//! What a build will take, before it starts: boards, disk, peak memory and
+//! time, from the level sizes and the rates measured on the project's
+//! machine class (2 cores, 24 GB; see the manual's Results, "Building
+//! Oware's tables"). Pure functions, so that they can be tested; `oware
+//! build` prints them and checks the disk and memory against them.
+
+use std::path::Path;
+
+use super::file::TableFile;
+use super::rules::TableRules;
+use super::table_path;
+
+/// The machine class the rates were measured on.
+pub const MEASURED_ON: &str = "2 cores, 24 GB";
+
+/// Threads of the measured runs.
+pub const MEASURED_THREADS: usize = 2;
+
+/// Bytes of working state a board of the level being built (the solver's
+/// three-byte records, the pending bits and the payload they are compacted
+/// into: 8.2 GB for level 30's 2.74 G boards, rounded up).
+pub const RECORD_BYTES_PER_BOARD: f64 = 3.125;
+
+/// Bits a board of a compact level (Abapa's levels 0..30: 4.3 on average).
+pub const COMPACT_BITS_PER_BOARD: f64 = 4.3;
+
+/// Boards a second of level `level` with [`MEASURED_THREADS`] threads on
+/// the measured machine class, copy, moves, settle, check and write
+/// together. Levels 24..30 are the measured per-level rates; 0..20 the
+/// rate of those levels together (216 M boards in 53 s); 21..23 share the
+/// 162 s the measured run spent on them; above 30, below the last measured
+/// rate (the levels grow slower as they outgrow the caches).
+pub fn measured_rate(level: usize) -> f64 {
+    let millions = match level {
+        0..=20 => 4.08,
+        21 => 3.6,
+        22 => 3.5,
+        23 => 3.45,
+        24 => 3.43,
+        25 => 3.12,
+        26 => 2.89,
+        27 => 2.60,
+        28 => 2.50,
+        29 => 2.39,
+        30 => 2.09,
+        _ => 2.0,
+    };
+    millions * 1e6
+}
+
+/// The format the levels are written in, as the estimate counts them.
+#[derive(Copy, Clone, Debug, PartialEq)]
+pub struct Costs {
+    /// Bytes a board on disk (compact: [`COMPACT_BITS_PER_BOARD`] / 8).
+    pub disk_bytes_per_board: f64,
+    /// Bytes of working state a board of the level being built.
+    pub record_bytes_per_board: f64,
+    /// Worker threads; the rate scales from [`MEASURED_THREADS`] in
+    /// proportion (one thread measured ×0.52 of two).
+    pub threads: usize,
+}
+
+impl Costs {
+    /// The costs of a build of `rules`, `raw` or compact, on `threads`
+    /// threads.
+    pub fn new(rules: TableRules, raw: bool, threads: usize) -> Costs {
+        let width = rules.encoding().bytes_per_board() as f64;
+        Costs {
+            disk_bytes_per_board: if raw {
+                width
+            } else {
+                (COMPACT_BITS_PER_BOARD / 8.0).min(width)
+            },
+            record_bytes_per_board: match rules {
+                // Mancala's solver holds one byte a board.
+                TableRules::Mancala { .. } => 1.0,
+                TableRules::Oware(_) => RECORD_BYTES_PER_BOARD,
+            },
+            threads: threads.max(1),
+        }
+    }
+
+    /// Seconds to build a level of `boards` boards at `level`.
+    pub fn seconds(&self, level: usize, boards: u64) -> f64 {
+        let rate = measured_rate(level) * self.threads as f64 / MEASURED_THREADS as f64;
+        boards as f64 / rate
+    }
+}
+
+/// What building some levels takes.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Estimate {
+    /// The levels to build, in order.
+    pub levels: Vec<usize>,
+    /// Their boards.
+    pub boards: u64,
+    /// Bytes of disk their files take.
+    pub disk_bytes: u64,
+    /// The peak of the working state of the level being built plus the
+    /// lower levels it reads (their files, mapped).
+    pub peak_memory: u64,
+    /// The largest working state alone: anonymous memory, which must fit
+    /// in the memory available (the mapped files are page cache).
+    pub working_memory: u64,
+    /// Seconds, level by level (as `levels`).
+    pub level_seconds: Vec<f64>,
+    /// Seconds in all.
+    pub seconds: f64,
+}
+
+/// The estimate for building the levels `n` with `!present[n]`, where
+/// `sizes[n]` is the boards of level `n` (levels 0..sizes.len()).
+pub fn estimate(sizes: &[u64], present: &[bool], costs: &Costs) -> Estimate {
+    let mut e = Estimate::default();
+    let mut below = 0.0;
+    for (level, &boards) in sizes.iter().enumerate() {
+        let file = boards as f64 * costs.disk_bytes_per_board;
+        if !present.get(level).copied().unwrap_or(false) {
+            let working = boards as f64 * costs.record_bytes_per_board;
+            let seconds = costs.seconds(level, boards);
+            e.levels.push(level);
+            e.boards += boards;
+            e.disk_bytes += file.ceil() as u64;
+            e.working_memory = e.working_memory.max(working.ceil() as u64);
+            e.peak_memory = e.peak_memory.max((working + below).ceil() as u64);
+            e.level_seconds.push(seconds);
+            e.seconds += seconds;
+        }
+        below += file;
+    }
+    e
+}
+
+/// Which levels 0..=`max_seeds` of `rules` in `dir` are present and whole
+/// (header and size checked, not the checksum: the build checks that).
+pub fn present_levels(dir: &Path, rules: TableRules, max_seeds: usize) -> Vec<bool> {
+    (0..=max_seeds)
+        .map(|level| TableFile::open(&table_path(dir, rules, level), rules, level, false).is_ok())
+        .collect()
+}
+
+/// `bytes` as `432 MB`, `2.3 GB` (powers of 1000).
+pub fn bytes(bytes: u64) -> String {
+    let b = bytes as f64;
+    if b >= 1e9 {
+        format!("{:.1} GB", b / 1e9)
+    } else if b >= 1e6 {
+        format!("{:.0} MB", b / 1e6)
+    } else if b >= 1e3 {
+        format!("{:.0} kB", b / 1e3)
+    } else {
+        format!("{bytes} B")
+    }
+}
+
+/// A count as `1.17 G`, `216 M`, `2,685` (below a million, in full).
+pub fn count(n: u64) -> String {
+    let x = n as f64;
+    if x >= 1e9 {
+        format!("{:.2} G", x / 1e9)
+    } else if x >= 1e6 {
+        format!("{:.0} M", x / 1e6)
+    } else {
+        thousands(n)
+    }
+}
+
+/// `n` with thousands separators: `1,172,233,170`.
+pub fn thousands(n: u64) -> String {
+    let digits = n.to_string();
+    let mut out = String::with_capacity(digits.len() + digits.len() / 3);
+    for (i, c) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i).is_multiple_of(3) {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
+}
+
+/// Seconds as `5 min 27 s`, `1 h 05 min`, `42 s`, `0.4 s`.
+pub fn duration(seconds: f64) -> String {
+    if seconds < 10.0 {
+        return format!("{seconds:.1} s");
+    }
+    let s = seconds.round() as u64;
+    match s {
+        0..60 => format!("{s} s"),
+        60..3600 => format!("{} min {} s", s / 60, s % 60),
+        _ => format!("{} h {:02} min", s / 3600, (s % 3600) / 60),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::Variant;
+
+    fn sizes(rules: TableRules, max: usize) -> Vec<u64> {
+        (0..=max).map(|n| rules.level_size(n)).collect()
+    }
+
+    #[test]
+    fn a_whole_build_matches_the_measured_runs() {
+        let rules = TableRules::Oware(Variant::Abapa);
+        let raw = Costs::new(rules, true, 2);
+        let compact = Costs::new(rules, false, 2);
+        // Levels 0..24: 1.17 G boards, 327 s, 2.3 GB raw, about 0.6 GB compact.
+        let s = sizes(rules, 24);
+        let e = estimate(&s, &[], &raw);
+        assert_eq!(e.boards, 1_165_184_475);
+        assert_eq!(e.levels, (0..=24).collect::<Vec<_>>());
+        assert!((e.seconds - 327.0).abs() < 10.0, "{}", e.seconds);
+        assert_eq!(e.disk_bytes, 2 * 1_165_184_475);
+        let c = estimate(&s, &[], &compact);
+        assert!((c.disk_bytes as f64 / 0.626e9 - 1.0).abs() < 0.01, "{}", c.disk_bytes);
+        assert_eq!(c.seconds, e.seconds);
+        // Level 24's records and the raw levels 0..23 it reads.
+        let working = (382_628_610.0f64 * 3.125).ceil() as u64;
+        assert_eq!(e.working_memory, working);
+        assert_eq!(e.peak_memory, working + 2 * 782_555_865);
+        // Levels 0..20: 53 s; 0..30: 65 min 33 s, 19 GB, under 24 GB.
+        let e = estimate(&sizes(rules, 20), &[], &raw);
+        assert!((e.seconds - 53.0).abs() < 2.0, "{}", e.seconds);
+        let e = estimate(&sizes(rules, 30), &[], &raw);
+        assert!((e.seconds - 3933.0).abs() < 60.0, "{}", e.seconds);
+        assert_eq!(bytes(e.disk_bytes), "19.6 GB");
+        assert!(e.peak_memory > 22_000_000_000 && e.peak_memory < 24_000_000_000);
+        // One thread: twice as long.
+        let one = estimate(&sizes(rules, 20), &[], &Costs::new(rules, true, 1));
+        assert!((one.seconds - 106.0).abs() < 4.0, "{}", one.seconds);
+    }
+
+    #[test]
+    fn levels_present_are_not_counted() {
+        let rules = TableRules::Oware(Variant::Abapa);
+        let costs = Costs::new(rules, true, 2);
+        let s = sizes(rules, 24);
+        let mut present = vec![true; 23];
+        present.extend([false, false]);
+        let e = estimate(&s, &present, &costs);
+        assert_eq!(e.levels, [23, 24]);
+        assert_eq!(e.boards, 264_623_580 + 382_628_610);
+        assert_eq!(e.disk_bytes, 2 * (264_623_580 + 382_628_610));
+        assert!((e.seconds - 76.7 - 111.6).abs() < 1.0, "{}", e.seconds);
+        assert_eq!(e.level_seconds.len(), 2);
+        // Everything there: nothing to do.
+        let none = estimate(&s, &[true; 25], &costs);
+        assert!(none.levels.is_empty());
+        assert_eq!((none.boards, none.disk_bytes, none.peak_memory), (0, 0, 0));
+        assert_eq!(none.seconds, 0.0);
+    }
+
+    #[test]
+    fn one_byte_tables_and_mancala() {
+        let awari = TableRules::Oware(Variant::Awari);
+        assert_eq!(Costs::new(awari, true, 2).disk_bytes_per_board, 1.0);
+        assert!((Costs::new(awari, false, 2).disk_bytes_per_board - 0.5375).abs() < 1e-9);
+        let mancala = TableRules::Mancala {
+            empty_capture: false,
+        };
+        assert_eq!(Costs::new(mancala, true, 2).record_bytes_per_board, 1.0);
+    }
+
+    #[test]
+    fn numbers_for_people() {
+        assert_eq!(thousands(1_172_233_170), "1,172,233,170");
+        assert_eq!(thousands(999), "999");
+        assert_eq!(thousands(1000), "1,000");
+        assert_eq!(thousands(0), "0");
+        assert_eq!(count(1_165_184_475), "1.17 G");
+        assert_eq!(count(216_135_140), "216 M");
+        assert_eq!(count(2685), "2,685");
+        assert_eq!(bytes(432_000_000), "432 MB");
+        assert_eq!(bytes(2_330_368_950), "2.3 GB");
+        assert_eq!(duration(327.0), "5 min 27 s");
+        assert_eq!(duration(3933.0), "1 h 05 min");
+        assert_eq!(duration(42.4), "42 s");
+        assert_eq!(duration(0.42), "0.4 s");
+    }
+}
