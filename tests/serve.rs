@@ -732,3 +732,188 @@ fn random_and_mutated_requests_get_clean_refusals_never_a_crash() {
     assert_eq!(server.get("/").0, 200);
     assert_eq!(server.get_json(&format!("/api/games/{id}")).0, 200);
 }
+
+/// Issue #31: who moves first (the seats follow the choice), and a series
+/// alternates the first player.
+#[test]
+fn who_moves_first_is_a_choice_and_a_series_alternates_it() {
+    let data = tempfile::tempdir().unwrap();
+    let server = Server::open(data.path());
+    // "opponent": the creator takes the seat that moves second.
+    let created = server.create(json!({"south": "human", "north": "link", "first": "opponent"}));
+    assert_eq!(created["seat"], "north");
+    assert_eq!(created["state"]["to_move"], "S");
+    assert_eq!(created["state"]["players"]["south"]["kind"], "link");
+    // "me": the creator moves first, against the engine.
+    let created = server.create(json!({"south": "engine", "north": "human", "first": "me"}));
+    assert_eq!(created["seat"], "south");
+    assert_eq!(created["state"]["players"]["north"]["kind"], "engine");
+    // "random": either, but a seat each.
+    let mut seen = std::collections::HashSet::new();
+    for _ in 0..24 {
+        let c = server.create(json!({"south": "human", "north": "link", "first": "random"}));
+        seen.insert(str_of(&c["seat"]).to_string());
+    }
+    assert_eq!(seen.len(), 2, "both seats come up: {seen:?}");
+    // Bad choices: 400 with one line.
+    for body in [
+        json!({"first": "nobody"}),
+        json!({"south": "human", "north": "human", "first": "me"}),
+        json!({"south": "engine", "north": "engine", "first": "opponent"}),
+    ] {
+        let (status, err) = server.post("/api/games", body.clone());
+        assert_eq!(status, 400, "{body} -> {err}");
+        assert!(!str_of(&err["error"]).contains('\n'));
+    }
+    // A series: the creator moves second in game 1, first in game 2.
+    let created = server.create(json!({"south": "human", "north": "link", "first": "opponent",
+        "series": "best-of:3"}));
+    let id = str_of(&created["id"]).to_string();
+    let me = str_of(&created["token"]).to_string();
+    let other = token_of_link(&created["links"]["opponent"]);
+    assert_eq!(created["seat"], "north");
+    let resign = server.post(&format!("/api/games/{id}/resign"), json!({"token": me}));
+    assert_eq!(resign.0, 200);
+    let (status, next) = server.post(&format!("/api/games/{id}/next"), json!({"token": other}));
+    assert_eq!(status, 200, "{next}");
+    let next_id = str_of(&next["id"]);
+    let (_, mine) = server.get_json(&format!("/api/games/{next_id}?token={me}"));
+    assert_eq!(mine["seat"], "south");
+    assert_eq!(mine["to_move"], "S", "the creator moves first in game 2");
+}
+
+/// Issue #31: names kept with the game, shown in the state and written to
+/// the OGN tags (an engine with its level), the date in the record; bad
+/// names refused.
+#[test]
+fn names_and_the_date_go_to_the_record_and_bad_names_are_refused() {
+    let data = tempfile::tempdir().unwrap();
+    let server = Server::open(data.path());
+    let created = server.create(json!({"south": "human", "north": "engine", "level": "easy",
+        "south_name": "  Ama \"Kofi\" <b>  ", "first": "opponent"}));
+    let id = str_of(&created["id"]).to_string();
+    // The creator moves second: the name went North with the seat.
+    assert_eq!(created["state"]["players"]["north"]["name"], "Ama \"Kofi\" <b>");
+    assert_eq!(created["state"]["players"]["south"]["name"], Value::Null);
+    let (status, ogn) = server.get(&format!("/api/ogn/{id}"));
+    assert_eq!(status, 200);
+    assert!(ogn.contains(r#"[North "Ama \"Kofi\" <b>"]"#), "{ogn}");
+    assert!(ogn.contains(r#"[South "oware (easy)"]"#), "{ogn}");
+    let date = ogn
+        .lines()
+        .find(|l| l.starts_with("[Date "))
+        .unwrap_or_else(|| panic!("no Date tag: {ogn}"));
+    let digits: String = date.chars().filter(char::is_ascii_digit).collect();
+    assert_eq!(digits.len(), 8, "{date}");
+    assert!(date.starts_with("[Date \"20") && date.matches('.').count() == 2, "{date}");
+    // Kept across a restart.
+    drop(server);
+    let server = Server::open(data.path());
+    let (_, state) = server.get_json(&format!("/api/games/{id}"));
+    assert_eq!(state["players"]["north"]["name"], "Ama \"Kofi\" <b>");
+    for body in [
+        json!({"south_name": "x".repeat(41)}),
+        json!({"north_name": "a\nb"}),
+        json!({"south_name": 5}),
+    ] {
+        let (status, err) = server.post("/api/games", body.clone());
+        assert_eq!(status, 400, "{body} -> {err}");
+        assert!(!str_of(&err["error"]).contains('\n'));
+    }
+}
+
+/// Issue #31: a rematch: offered by one, accepted by the other; the same
+/// players with the colours swapped (their tokens with them); at once
+/// against the engine.
+#[test]
+fn a_rematch_swaps_the_colours_once_the_opponent_accepts() {
+    let data = tempfile::tempdir().unwrap();
+    let server = Server::open(data.path());
+    let Linked { id, south, north } = server.linked(json!({"south": "human", "north": "link",
+        "south_name": "Ann", "north_name": "Bo"}));
+    let rematch = format!("/api/games/{id}/rematch");
+    // Not before the end; watchers cannot.
+    assert_eq!(server.post(&rematch, json!({"token": south})).0, 400);
+    assert_eq!(server.post(&format!("/api/games/{id}/resign"), json!({"token": north})).0, 200);
+    assert_eq!(server.post(&rematch, json!({})).0, 403);
+    assert_eq!(server.post(&rematch, json!({"token": north, "action": "accept"})).0, 400);
+    assert_eq!(server.post(&rematch, json!({"token": north, "action": "x"})).0, 400);
+    let (status, offered) = server.post(&rematch, json!({"token": south}));
+    assert_eq!(status, 200, "{offered}");
+    assert_eq!(offered["rematch_offer"], "S");
+    assert_eq!(offered["rematch"], Value::Null);
+    let (status, new) = server.post(&rematch, json!({"token": north, "action": "accept"}));
+    assert_eq!(status, 200, "{new}");
+    let new_id = str_of(&new["id"]).to_string();
+    assert_ne!(new_id, id);
+    assert_eq!(new["seat"], "south", "North's player now sits South");
+    assert_eq!(new["players"]["south"]["name"], "Bo");
+    assert_eq!(new["players"]["north"]["name"], "Ann");
+    assert_eq!(new["ply"], 0);
+    assert_eq!(server.get_json(&format!("/api/games/{id}")).1["rematch"], new_id);
+    // The tokens moved with the players.
+    assert_eq!(server.play(&new_id, "F", &north).0, 200);
+    assert_eq!(server.play(&new_id, "f", &south).0, 200);
+    // Asked again: the same rematch.
+    let (_, again) = server.post(&rematch, json!({"token": south}));
+    assert_eq!(again["id"], new_id);
+    // Against the engine: at once.
+    let created = server.create(json!({"south": "human", "north": "engine", "level": "easy"}));
+    let gid = str_of(&created["id"]).to_string();
+    let tok = str_of(&created["token"]).to_string();
+    assert_eq!(server.post(&format!("/api/games/{gid}/resign"), json!({"token": tok})).0, 200);
+    let (status, new) = server.post(&format!("/api/games/{gid}/rematch"), json!({"token": tok}));
+    assert_eq!(status, 200, "{new}");
+    assert_eq!(new["seat"], "north");
+    assert_eq!(new["players"]["south"]["kind"], "engine");
+}
+
+/// Issue #31: clocks run by the server: a time control, the mover's time
+/// taken off and the increment added, a flag on time, kept across a
+/// restart; bad controls refused.
+#[test]
+fn clocks_run_on_the_server_flag_on_time_and_survive_a_restart() {
+    let data = tempfile::tempdir().unwrap();
+    let (id, south, north) = {
+        let server = Server::open(data.path());
+        let Linked { id, south, north } = server.linked(json!({"south": "human", "north": "link",
+            "time_control": "0.1+1"}));
+        let (_, st) = server.get_json(&format!("/api/games/{id}"));
+        let clock = &st["clock"];
+        assert_eq!(clock["base_ms"], 6000);
+        assert_eq!(clock["increment_ms"], 1000);
+        assert_eq!(clock["control"], "0.1+1");
+        assert_eq!(clock["running"], Value::Null, "no clock before the first move");
+        assert_eq!(server.play(&id, "F", &south).0, 200);
+        std::thread::sleep(Duration::from_millis(300));
+        let (status, st) = server.play(&id, "f", &north);
+        assert_eq!(status, 200, "{st}");
+        let n = st["clock"]["north_ms"].as_i64().unwrap();
+        assert!((6000..=6800).contains(&n), "North used some time and got 1 s: {n}");
+        assert_eq!(st["clock"]["running"], "S");
+        (id, south, north)
+    };
+    // Started again: the clocks as they were, South's still running.
+    let server = Server::open(data.path());
+    let (_, st) = server.get_json(&format!("/api/games/{id}"));
+    assert_eq!(st["status"], "ongoing", "{st}");
+    assert_eq!(st["clock"]["running"], "S");
+    let s = st["clock"]["south_ms"].as_i64().unwrap();
+    assert!((0..6000).contains(&s), "{s}");
+    let n = st["clock"]["north_ms"].as_i64().unwrap();
+    assert!((6000..=6800).contains(&n), "{n}");
+    // South waits: the flag falls, and the socket hears of it.
+    let mut ws = server.socket(&id);
+    let over = ws.wait_for(15, |v| v["status"] == "over");
+    assert_eq!(over["reason"], "time");
+    assert_eq!(over["winner"], "N");
+    assert_eq!(over["clock"]["south_ms"], 0);
+    assert_eq!(over["clock"]["running"], Value::Null);
+    assert_eq!(server.play(&id, "A", &south).0, 400);
+    let _ = north;
+    for tc in ["5", "0+3", "181+0", "5+61", "x+y", "-1+2", "NaN+1", "inf+0"] {
+        let (status, err) = server.post("/api/games", json!({"time_control": tc}));
+        assert_eq!(status, 400, "{tc} -> {err}");
+        assert!(!str_of(&err["error"]).contains('\n'));
+    }
+}

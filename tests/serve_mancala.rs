@@ -396,12 +396,19 @@ fn bad_mancala_settings_are_refused_up_front_with_one_line() {
         json!({"rules": "mancala", "moves": "DD"}),
         json!({"rules": "mancala", "moves": "Da"}),
         json!({"rules": "abapa", "empty_capture": true}),
-        json!({"rules": "mancala", "position": "0-0-0-0-0-0-0-0-0-0-0-0-18-18-S"}),
     ] {
         let (status, err) = server.post("/api/analyze", body.clone());
         assert_eq!(status, 400, "{body} -> {err}");
         assert!(err["error"].is_string());
     }
+    // A finished position is not searched: the answer says how it ended.
+    let (status, over) = server.post(
+        "/api/analyze",
+        json!({"rules": "mancala", "position": "0-0-0-0-0-0-0-0-0-0-0-0-18-18-S"}),
+    );
+    assert_eq!(status, 200, "{over}");
+    assert_eq!(over["moves"], json!([]));
+    assert_eq!(over["result"]["winner"], Value::Null, "{over}");
     // A record whose tag disagrees with the rules asked for.
     let ogn = "[Variant \"Mancala\"]\n[EmptyCapture \"Yes\"]\n\n1. D F *\n";
     let (status, err) = server.post(

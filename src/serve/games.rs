@@ -12,7 +12,7 @@ use tokio::sync::broadcast;
 
 use super::engine_pool::Level;
 use super::referee::{GameRules, Referee};
-use super::store::{GameRow, SeatRow, SeriesGameRow};
+use super::store::{ClockRow, GameRow, SeatRow, SeriesGameRow};
 use crate::Side;
 use crate::arena::series::{Format, GameResult, Player, Series};
 
@@ -60,6 +60,80 @@ pub struct Seat {
     /// Whether the player has come (the creator and the engine at once, a
     /// link's player when the link is first opened).
     pub joined: bool,
+    /// The player's name, if given.
+    pub name: Option<String>,
+}
+
+/// The longest name a player may give, in characters.
+pub const NAME_MAX: usize = 40;
+
+/// A player's name from a request: trimmed, `None` when empty; refused when
+/// longer than [`NAME_MAX`] characters or holding control characters.
+pub fn parse_name(name: Option<&str>) -> Result<Option<String>, String> {
+    let Some(name) = name.map(str::trim).filter(|n| !n.is_empty()) else {
+        return Ok(None);
+    };
+    if name.chars().count() > NAME_MAX {
+        return Err(format!("a name holds at most {NAME_MAX} characters"));
+    }
+    if name.chars().any(char::is_control) {
+        return Err("a name cannot hold control characters".into());
+    }
+    Ok(Some(name.to_string()))
+}
+
+/// A time control `M+S` (minutes, and seconds added a move): the clocks'
+/// start, or an error. Minutes from 0.05 (3 s) to 180, seconds 0 to 60.
+pub fn parse_time_control(tc: &str) -> Result<ClockRow, String> {
+    let bad = || {
+        format!(
+            "bad time control '{}' (expected minutes+seconds, e.g. 5+3: 0.05 to 180 minutes, 0 to 60 seconds a move)",
+            tc.chars().take(40).collect::<String>()
+        )
+    };
+    let (m, inc) = tc.trim().split_once('+').ok_or_else(bad)?;
+    let m: f64 = m.trim().parse().map_err(|_| bad())?;
+    let inc: f64 = inc.trim().parse().map_err(|_| bad())?;
+    if !(0.05..=180.0).contains(&m) || !(0.0..=60.0).contains(&inc) {
+        return Err(bad());
+    }
+    let base_ms = (m * 60_000.0).round() as i64;
+    Ok(ClockRow {
+        base_ms,
+        inc_ms: (inc * 1000.0).round() as i64,
+        left_ms: [base_ms; 2],
+        since_ms: None,
+    })
+}
+
+/// A time control as the API writes it: `5+3`.
+pub fn time_control_text(c: &ClockRow) -> String {
+    let minutes = c.base_ms as f64 / 60_000.0;
+    let seconds = c.inc_ms as f64 / 1000.0;
+    format!("{minutes}+{seconds}")
+}
+
+/// Milliseconds since the epoch.
+pub fn now_ms() -> i64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_millis() as i64)
+}
+
+/// A date `YYYY.MM.DD` (UTC) of seconds since the epoch, as OGN writes it.
+pub fn ogn_date(secs: i64) -> String {
+    // Days to a civil date (proleptic Gregorian), by 400-year eras.
+    let days = secs.div_euclid(86_400);
+    let z = days + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z - era * 146_097;
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let day = doy - (153 * mp + 2) / 5 + 1;
+    let month = if mp < 10 { mp + 3 } else { mp - 9 };
+    let year = yoe + era * 400 + i64::from(month <= 2);
+    format!("{year:04}.{month:02}.{day:02}")
 }
 
 /// An unguessable token: 128 bits from the OS random source, in hex.
@@ -175,8 +249,16 @@ pub struct LiveGame {
     pub ending: Option<Ending>,
     /// The side offering a draw.
     pub draw_offer: Option<Side>,
-    /// The series, this game's index in it and who sits South.
+    /// The series, this game's index and who sits South.
     pub series: Option<(SharedSeries, u32, Player)>,
+    /// When it was made, seconds since the epoch.
+    pub created: i64,
+    /// The side offering a rematch.
+    pub rematch_offer: Option<Side>,
+    /// The rematch's id, once it is made.
+    pub rematch: Option<String>,
+    /// The clocks, when the game has a time control.
+    pub clock: Option<ClockRow>,
 }
 
 fn side_name(side: Side) -> &'static str {
@@ -243,6 +325,82 @@ impl LiveGame {
         }
     }
 
+    /// The side whose clock runs now.
+    pub fn clock_running(&self) -> Option<Side> {
+        let c = self.clock.as_ref()?;
+        (c.since_ms.is_some() && !self.is_over()).then(|| self.game.side_to_move())
+    }
+
+    /// Each side's time left at `now` (ms, never below 0).
+    pub fn clock_left(&self, now: i64) -> Option<[i64; 2]> {
+        let c = self.clock.as_ref()?;
+        let mut left = c.left_ms;
+        if let (Some(side), Some(since)) = (self.clock_running(), c.since_ms) {
+            left[side.index()] -= (now - since).max(0);
+        }
+        Some(left.map(|l| l.max(0)))
+    }
+
+    /// When the running clock falls (ms since the epoch).
+    pub fn clock_deadline(&self) -> Option<i64> {
+        let c = self.clock.as_ref()?;
+        let side = self.clock_running()?;
+        Some(c.since_ms? + c.left_ms[side.index()])
+    }
+
+    /// The side whose time has run out at `now`.
+    pub fn flagged(&self, now: i64) -> Option<Side> {
+        let side = self.clock_running()?;
+        (self.clock_deadline()? <= now).then_some(side)
+    }
+
+    /// The clocks stopped at `now` (the time used taken off the side to
+    /// move).
+    pub fn clock_stopped(&self, now: i64) -> Option<ClockRow> {
+        let mut c = self.clock.clone()?;
+        c.left_ms = self.clock_left(now)?;
+        c.since_ms = None;
+        Some(c)
+    }
+
+    /// The clocks after the side to move plays at `now`: its time used is
+    /// taken off and the increment added, and the other side's clock starts
+    /// (none runs before the first move, nor after the end).
+    pub fn clock_after_move(&self, now: i64, over: bool) -> Option<ClockRow> {
+        let mut c = self.clock.clone()?;
+        let mover = self.game.side_to_move().index();
+        if c.since_ms.is_some() {
+            c.left_ms = self.clock_left(now)?;
+            c.left_ms[mover] += c.inc_ms;
+        }
+        c.since_ms = (!over).then_some(now);
+        Some(c)
+    }
+
+    /// The clocks as at the start of a game of the same time control.
+    pub fn fresh_clock(&self) -> Option<ClockRow> {
+        self.clock.as_ref().map(|c| ClockRow {
+            left_ms: [c.base_ms; 2],
+            since_ms: None,
+            ..c.clone()
+        })
+    }
+
+    /// The `clock` object of the state.
+    fn clock_json(&self) -> Value {
+        let (Some(c), Some(left)) = (self.clock.as_ref(), self.clock_left(now_ms())) else {
+            return Value::Null;
+        };
+        json!({
+            "control": time_control_text(c),
+            "base_ms": c.base_ms,
+            "increment_ms": c.inc_ms,
+            "south_ms": left[0],
+            "north_ms": left[1],
+            "running": side_letter(self.clock_running()),
+        })
+    }
+
     /// The full state the API and the WebSockets send.
     pub fn state_json(&self, thinking: bool) -> Value {
         let mut state = self.game.show_json();
@@ -267,6 +425,7 @@ impl LiveGame {
                 "kind": s.kind.name(),
                 "level": s.level.map(|l| l.to_string()),
                 "joined": s.joined,
+                "name": s.name,
             })
         };
         let series = self
@@ -318,7 +477,13 @@ impl LiveGame {
             map.insert("result".into(), json!(result));
             map.insert("draw_offer".into(), json!(side_letter(self.draw_offer)));
             map.insert("series".into(), json!(series));
-            map.insert("clock".into(), Value::Null);
+            map.insert("clock".into(), self.clock_json());
+            map.insert("created".into(), json!(self.created));
+            map.insert(
+                "rematch_offer".into(),
+                json!(side_letter(self.rematch_offer)),
+            );
+            map.insert("rematch".into(), json!(self.rematch));
             map.insert("thinking".into(), json!(thinking && !over));
         }
         state
@@ -331,6 +496,7 @@ impl LiveGame {
             level: s.level.map(|l| l.to_string()),
             token: s.token.clone(),
             joined: s.joined,
+            name: s.name.clone(),
         };
         let rules = self.game.rules();
         let mancala = matches!(rules, GameRules::Mancala(_));
@@ -356,6 +522,9 @@ impl LiveGame {
                 let id = s.lock().unwrap_or_else(|e| e.into_inner()).id.clone();
                 (id, *i, p.to_string())
             }),
+            created: self.created,
+            rematch: (side_letter(self.rematch_offer), self.rematch.clone()),
+            clock: self.clock.clone(),
         }
     }
 
@@ -384,15 +553,16 @@ impl LiveGame {
                 level: s.level.as_deref().map(str::parse).transpose()?,
                 token: s.token.clone(),
                 joined: s.joined,
+                name: s.name.clone(),
             })
         };
         let letter_side = |s: &str| s.chars().next().and_then(Side::from_letter);
         let ending = row.end.as_ref().map(|(winner, reason)| Ending {
             winner: winner.as_deref().and_then(letter_side),
-            reason: if reason == "resigned" {
-                "resigned"
-            } else {
-                "draw-agreed"
+            reason: match reason.as_str() {
+                "resigned" => "resigned",
+                "time" => "time",
+                _ => "draw-agreed",
             },
         });
         let series = match (series, &row.series) {
@@ -411,6 +581,10 @@ impl LiveGame {
             ending,
             draw_offer: row.draw_offer.as_deref().and_then(letter_side),
             series,
+            created: row.created,
+            rematch_offer: row.rematch.0.as_deref().and_then(letter_side),
+            rematch: row.rematch.1.clone(),
+            clock: row.clock.clone(),
         })
     }
 

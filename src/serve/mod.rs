@@ -103,6 +103,10 @@ impl App {
         if fresh && engine_to_move {
             self.kick_engine(Arc::clone(&entry));
         }
+        if fresh {
+            let live = entry.game.lock().await;
+            self.watch_clock(Arc::clone(&entry), &live);
+        }
         Ok(Some(entry))
     }
 
@@ -129,6 +133,27 @@ impl App {
 
     /// If an engine seat is to move in this game, searches and plays its
     /// move in the background (and the next, for engine against engine).
+    /// Ends the game when the running clock falls: a task that sleeps
+    /// until then (and gives up once another move has been made).
+    pub fn watch_clock(self: &Arc<Self>, entry: Arc<Entry>, live: &LiveGame) {
+        let Some(deadline) = live.clock_deadline() else {
+            return;
+        };
+        let ply = live.game.moves().len();
+        let app = Arc::clone(self);
+        tokio::spawn(async move {
+            let wait = (deadline - games::now_ms()).max(0) as u64;
+            tokio::time::sleep(std::time::Duration::from_millis(wait + 5)).await;
+            let mut live = entry.game.lock().await;
+            if live.game.moves().len() != ply {
+                return;
+            }
+            if let Err(e) = api::flag_if_out(&app, &entry, &mut live).await {
+                eprintln!("oware serve: clock in game {}: {}", live.id, e.1);
+            }
+        });
+    }
+
     pub fn kick_engine(self: &Arc<Self>, entry: Arc<Entry>) {
         let app = Arc::clone(self);
         tokio::spawn(async move {
@@ -163,10 +188,16 @@ impl App {
                         return;
                     }
                 };
+                match api::flag_if_out(&app, &entry, &mut live).await {
+                    Ok(true) => return,
+                    Ok(false) => {}
+                    Err(e) => eprintln!("oware serve: clock in game {}: {}", live.id, e.1),
+                }
                 if let Err(e) = api::apply_move(&app, &mut live, mv).await {
                     eprintln!("oware serve: engine move in game {}: {}", live.id, e.1);
                 }
                 entry.broadcast(&live);
+                app.watch_clock(Arc::clone(&entry), &live);
             }
         });
     }

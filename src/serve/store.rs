@@ -15,7 +15,7 @@ use anyhow::{Context, Result};
 use rusqlite::{Connection, OptionalExtension, params};
 
 /// The schema version this server writes (`PRAGMA user_version`).
-pub const SCHEMA_VERSION: i64 = 2;
+pub const SCHEMA_VERSION: i64 = 3;
 
 /// The first schema (version 1); a new database is made with it and then
 /// brought up to date by [`MIGRATIONS`], as an old one is.
@@ -60,11 +60,24 @@ CREATE TABLE series (
 
 /// The changes from each version to the next: `MIGRATIONS[i]` takes
 /// version `i + 1` to `i + 2`.
-const MIGRATIONS: [&str; 1] = [
+const MIGRATIONS: [&str; 2] = [
     // 2: Arabic Mancala's settings (`rules` is then `mancala`); the games
     // of version 1 are Oware's, and keep NULL and 0.
     "ALTER TABLE games ADD COLUMN start_seeds INTEGER;
      ALTER TABLE games ADD COLUMN empty_capture INTEGER NOT NULL DEFAULT 0;",
+    // 3: players' names, the rematch (offered by S or N, and its game),
+    // and the clocks: the time control, each side's time left when its
+    // clock last stopped, and when the running clock started (ms since
+    // the epoch; NULL while no clock runs). Older games keep NULLs.
+    "ALTER TABLE games ADD COLUMN south_name TEXT;
+     ALTER TABLE games ADD COLUMN north_name TEXT;
+     ALTER TABLE games ADD COLUMN rematch_offer TEXT;
+     ALTER TABLE games ADD COLUMN rematch_id TEXT;
+     ALTER TABLE games ADD COLUMN clock_base_ms INTEGER;
+     ALTER TABLE games ADD COLUMN clock_inc_ms INTEGER;
+     ALTER TABLE games ADD COLUMN south_ms INTEGER;
+     ALTER TABLE games ADD COLUMN north_ms INTEGER;
+     ALTER TABLE games ADD COLUMN clock_since INTEGER;",
 ];
 
 const _: () = assert!(MIGRATIONS.len() as i64 + 1 == SCHEMA_VERSION);
@@ -80,6 +93,22 @@ pub struct SeatRow {
     pub token: Option<String>,
     /// Whether the seat's player has come.
     pub joined: bool,
+    /// The player's name, if given.
+    pub name: Option<String>,
+}
+
+/// A game's clocks as stored.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ClockRow {
+    /// The time each side starts with, ms.
+    pub base_ms: i64,
+    /// The time added after each move, ms.
+    pub inc_ms: i64,
+    /// South's and North's time left when their clocks last stopped, ms.
+    pub left_ms: [i64; 2],
+    /// When the side to move's clock started (ms since the epoch), if it
+    /// runs.
+    pub since_ms: Option<i64>,
 }
 
 /// One game as stored.
@@ -107,6 +136,12 @@ pub struct GameRow {
     pub moves: Vec<String>,
     /// The series: its id, this game's index and who sits South (`A`/`B`).
     pub series: Option<(String, u32, String)>,
+    /// When the game was made (seconds since the epoch; 0: now, on insert).
+    pub created: i64,
+    /// The side offering a rematch (`S`/`N`), and the rematch's id once made.
+    pub rematch: (Option<String>, Option<String>),
+    /// The clocks, when the game has a time control.
+    pub clock: Option<ClockRow>,
 }
 
 /// One game of a series as stored: id, who sat South, whether it is over
@@ -201,17 +236,19 @@ impl Store {
                 Some((id, i, p)) => (Some(id.clone()), Some(*i), Some(p.clone())),
                 None => (None, None, None),
             };
+            let clock = row.clock.as_ref();
             tx.execute(
                 "INSERT INTO games (id, created, rules, move_cap, start,
                     south_kind, south_level, south_token, south_joined,
                     north_kind, north_level, north_token, north_joined,
                     draw_offer, series_id, series_index, south_player,
-                    start_seeds, empty_capture)
+                    start_seeds, empty_capture, south_name, north_name,
+                    clock_base_ms, clock_inc_ms, south_ms, north_ms, clock_since)
                  VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17,
-                    ?18, ?19)",
+                    ?18, ?19, ?20, ?21, ?22, ?23, ?24, ?25, ?26)",
                 params![
                     row.id,
-                    now_secs(),
+                    if row.created > 0 { row.created } else { now_secs() },
                     row.rules,
                     row.move_cap,
                     row.start,
@@ -228,7 +265,14 @@ impl Store {
                     index,
                     south_player,
                     row.start_seeds,
-                    row.empty_capture
+                    row.empty_capture,
+                    s.name,
+                    n.name,
+                    clock.map(|c| c.base_ms),
+                    clock.map(|c| c.inc_ms),
+                    clock.map(|c| c.left_ms[0]),
+                    clock.map(|c| c.left_ms[1]),
+                    clock.and_then(|c| c.since_ms)
                 ],
             )?;
             for (ply, mv) in row.moves.iter().enumerate() {
@@ -244,13 +288,14 @@ impl Store {
     }
 
     /// Records a move (ply counted from 0), clearing any draw offer, and
-    /// whether the game is over after it.
+    /// whether the game is over after it, with the clocks after it.
     pub async fn add_move(
         &self,
         id: String,
         ply: usize,
         mv: String,
         over: Option<Option<String>>,
+        clock: Option<ClockRow>,
     ) -> Result<()> {
         self.run(move |conn| {
             let tx = conn.transaction()?;
@@ -262,18 +307,45 @@ impl Store {
                 "UPDATE games SET draw_offer = NULL, over = ?2, winner = ?3 WHERE id = ?1",
                 params![id, over.is_some(), over.flatten()],
             )?;
+            set_clock(&tx, &id, clock.as_ref())?;
             tx.commit()
         })
         .await
     }
 
-    /// Ends a game off the board (resigned, draw agreed).
-    pub async fn end_game(&self, id: String, winner: Option<String>, reason: String) -> Result<()> {
+    /// Ends a game off the board (resigned, draw agreed, out of time), with
+    /// its clocks stopped.
+    pub async fn end_game(
+        &self,
+        id: String,
+        winner: Option<String>,
+        reason: String,
+        clock: Option<ClockRow>,
+    ) -> Result<()> {
         self.run(move |conn| {
-            conn.execute(
+            let tx = conn.transaction()?;
+            tx.execute(
                 "UPDATE games SET end_winner = ?2, end_reason = ?3, draw_offer = NULL,
                     over = 1, winner = ?2 WHERE id = ?1",
                 params![id, winner, reason],
+            )?;
+            set_clock(&tx, &id, clock.as_ref())?;
+            tx.commit()
+        })
+        .await
+    }
+
+    /// Sets the rematch offer and the rematch's id.
+    pub async fn set_rematch(
+        &self,
+        id: String,
+        offer: Option<String>,
+        rematch: Option<String>,
+    ) -> Result<()> {
+        self.run(move |conn| {
+            conn.execute(
+                "UPDATE games SET rematch_offer = ?2, rematch_id = ?3 WHERE id = ?1",
+                params![id, offer, rematch],
             )?;
             Ok(())
         })
@@ -367,6 +439,17 @@ fn migrate(conn: &Connection) -> Result<()> {
     Ok(())
 }
 
+/// Writes the clocks' state (nothing for a game without clocks).
+fn set_clock(conn: &Connection, id: &str, clock: Option<&ClockRow>) -> rusqlite::Result<()> {
+    if let Some(c) = clock {
+        conn.execute(
+            "UPDATE games SET south_ms = ?2, north_ms = ?3, clock_since = ?4 WHERE id = ?1",
+            params![id, c.left_ms[0], c.left_ms[1], c.since_ms],
+        )?;
+    }
+    Ok(())
+}
+
 fn load_game(conn: &Connection, id: &str) -> rusqlite::Result<Option<GameRow>> {
     let row = conn
         .query_row(
@@ -374,17 +457,32 @@ fn load_game(conn: &Connection, id: &str) -> rusqlite::Result<Option<GameRow>> {
                 south_kind, south_level, south_token, south_joined,
                 north_kind, north_level, north_token, north_joined,
                 end_winner, end_reason, draw_offer, series_id, series_index, south_player,
-                start_seeds, empty_capture
+                start_seeds, empty_capture, south_name, north_name, created,
+                rematch_offer, rematch_id,
+                clock_base_ms, clock_inc_ms, south_ms, north_ms, clock_since
              FROM games WHERE id = ?1",
             [id],
             |r| {
-                let seat = |base: usize| -> rusqlite::Result<SeatRow> {
+                let seat = |base: usize, name: usize| -> rusqlite::Result<SeatRow> {
                     Ok(SeatRow {
                         kind: r.get(base)?,
                         level: r.get(base + 1)?,
                         token: r.get(base + 2)?,
                         joined: r.get(base + 3)?,
+                        name: r.get(name)?,
                     })
+                };
+                let clock = match r.get::<_, Option<i64>>(24)? {
+                    Some(base_ms) => Some(ClockRow {
+                        base_ms,
+                        inc_ms: r.get::<_, Option<i64>>(25)?.unwrap_or(0),
+                        left_ms: [
+                            r.get::<_, Option<i64>>(26)?.unwrap_or(base_ms),
+                            r.get::<_, Option<i64>>(27)?.unwrap_or(base_ms),
+                        ],
+                        since_ms: r.get(28)?,
+                    }),
+                    None => None,
                 };
                 let end_reason: Option<String> = r.get(12)?;
                 let series_id: Option<String> = r.get(14)?;
@@ -395,7 +493,10 @@ fn load_game(conn: &Connection, id: &str) -> rusqlite::Result<Option<GameRow>> {
                     start_seeds: r.get(17)?,
                     empty_capture: r.get(18)?,
                     start: r.get(2)?,
-                    seats: [seat(3)?, seat(7)?],
+                    seats: [seat(3, 19)?, seat(7, 20)?],
+                    created: r.get(21)?,
+                    rematch: (r.get(22)?, r.get(23)?),
+                    clock,
                     end: match end_reason {
                         Some(reason) => Some((r.get(11)?, reason)),
                         None => None,
@@ -444,6 +545,7 @@ mod tests {
             level: (kind == "engine").then(|| "easy".into()),
             token: token.map(String::from),
             joined: true,
+            name: None,
         }
     }
 
@@ -495,6 +597,9 @@ mod tests {
             draw_offer: None,
             moves: vec!["C".into(), "F".into()],
             series: None,
+            created: 1_700_000_000,
+            rematch: (None, None),
+            clock: None,
         };
         assert!(store.insert_game(new.clone(), None).await.unwrap());
         assert_eq!(store.load_game("g2".into()).await.unwrap(), Some(new));
@@ -512,6 +617,6 @@ mod tests {
             .unwrap();
         drop(conn);
         let err = Store::open(dir.path()).err().unwrap();
-        assert!(format!("{err:#}").contains("schema version 3"), "{err:#}");
+        assert!(format!("{err:#}").contains(&format!("schema version {}", SCHEMA_VERSION + 1)), "{err:#}");
     }
 }

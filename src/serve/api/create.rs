@@ -18,7 +18,9 @@ use crate::Side;
 use crate::arena::series::{Format, Player};
 use crate::ogn::GameRecord;
 use crate::serve::engine_pool::Level;
-use crate::serve::games::{LiveGame, Seat, SeatKind, SeriesState, new_id, new_token};
+use crate::serve::games::{
+    LiveGame, Seat, SeatKind, SeriesState, new_id, new_token, parse_name, parse_time_control,
+};
 use crate::serve::limits::MAX_PLIES;
 use crate::serve::referee::{GameRules, Referee};
 use crate::serve::store::SeriesGameRow;
@@ -47,6 +49,10 @@ pub(super) struct NewGame {
     level: Option<String>,
     series: Option<String>,
     start: Option<String>,
+    first: Option<String>,
+    south_name: Option<String>,
+    north_name: Option<String>,
+    time_control: Option<String>,
 }
 
 /// Who plays a new game, and the series it opens.
@@ -55,6 +61,10 @@ pub(super) struct Players {
     north: Option<String>,
     level: Option<String>,
     series: Option<String>,
+    first: Option<String>,
+    south_name: Option<String>,
+    north_name: Option<String>,
+    time_control: Option<String>,
 }
 
 /// The seats, the creator's token and the sides it holds, and the link's
@@ -66,15 +76,52 @@ pub(super) struct Seating {
     link: Option<String>,
 }
 
-pub(super) fn seating(
-    south: Option<&str>,
-    north: Option<&str>,
-    level: Option<&str>,
-) -> ApiResult<Seating> {
-    let south = SeatKind::parse(south.unwrap_or("human")).map_err(bad)?;
-    let north = SeatKind::parse(north.unwrap_or("engine")).map_err(bad)?;
+/// Whether the seats are to be swapped so that `first` (`me`: the one
+/// `human` seat, `opponent`: the other, `random`) moves first, `to_move`
+/// being the side that moves first as the seats are given.
+fn swap_for_first(first: Option<&str>, kinds: [SeatKind; 2], to_move: Side) -> ApiResult<bool> {
+    let first = match first.map(str::trim) {
+        None | Some("") => return Ok(false),
+        Some(f) => f.to_ascii_lowercase(),
+    };
+    let mine = || -> ApiResult<Side> {
+        match kinds {
+            [SeatKind::Human, k] if k != SeatKind::Human => Ok(Side::South),
+            [k, SeatKind::Human] if k != SeatKind::Human => Ok(Side::North),
+            _ => Err(bad(
+                "first 'me' or 'opponent' needs exactly one seat 'human'",
+            )),
+        }
+    };
+    match first.as_str() {
+        "me" => Ok(mine()? != to_move),
+        "opponent" => Ok(mine()? == to_move),
+        "random" => {
+            let mut b = [0u8; 1];
+            getrandom::fill(&mut b).map_err(|e| internal(e.to_string()))?;
+            Ok(b[0] & 1 == 1)
+        }
+        _ => Err(bad(format!(
+            "unknown first '{}' (me, opponent or random)",
+            one_line(&first, 40)
+        ))),
+    }
+}
+
+pub(super) fn seating(req: &Players, to_move: Side) -> ApiResult<Seating> {
+    let level = req.level.as_deref();
+    let mut south = SeatKind::parse(req.south.as_deref().unwrap_or("human")).map_err(bad)?;
+    let mut north = SeatKind::parse(req.north.as_deref().unwrap_or("engine")).map_err(bad)?;
     if south == SeatKind::Link && north == SeatKind::Link {
         return Err(bad("at most one seat can be 'link'"));
+    }
+    let mut names = [
+        parse_name(req.south_name.as_deref()).map_err(bad)?,
+        parse_name(req.north_name.as_deref()).map_err(bad)?,
+    ];
+    if swap_for_first(req.first.as_deref(), [south, north], to_move)? {
+        std::mem::swap(&mut south, &mut north);
+        names.swap(0, 1);
     }
     let level: Level = level.unwrap_or("medium").parse().map_err(bad)?;
     let creator = [south, north]
@@ -96,8 +143,12 @@ pub(super) fn seating(
             SeatKind::Engine => None,
         },
         joined: kind != SeatKind::Link,
+        name: None,
     };
-    let seats = [seat(south), seat(north)];
+    let mut seats = [seat(south), seat(north)];
+    let [s, n] = names;
+    seats[0].name = s;
+    seats[1].name = n;
     let creator_sides = Side::ALL
         .into_iter()
         .filter(|s| seats[s.index()].kind == SeatKind::Human)
@@ -129,6 +180,10 @@ pub(super) async fn create_game(
     if moves.len() > MAX_PLIES {
         return Err(bad(format!("a game holds at most {MAX_PLIES} moves")));
     }
+    let clock = match req.time_control.as_deref().map(str::trim) {
+        None | Some("") => None,
+        Some(tc) => Some(parse_time_control(tc).map_err(bad)?),
+    };
     let mut captures = Vec::with_capacity(moves.len());
     for (i, &mv) in moves.iter().enumerate() {
         let played = game
@@ -136,11 +191,7 @@ pub(super) async fn create_game(
             .map_err(|e| bad(format!("move {} ({mv}) cannot be played: {e}", i + 1)))?;
         captures.push(played.captured);
     }
-    let seating = seating(
-        req.south.as_deref(),
-        req.north.as_deref(),
-        req.level.as_deref(),
-    )?;
+    let seating = seating(&req, game.side_to_move())?;
     let mut tries = 0;
     let (live, series) = loop {
         tries += 1;
@@ -169,6 +220,10 @@ pub(super) async fn create_game(
             ending: None,
             draw_offer: None,
             series: None,
+            created: crate::serve::games::now_ms() / 1000,
+            rematch_offer: None,
+            rematch: None,
+            clock: clock.clone(),
         };
         let mut row = live.to_row();
         if let Some(s) = &series {
@@ -224,6 +279,10 @@ pub(super) async fn create(
         north: req.north,
         level: req.level,
         series: req.series,
+        first: req.first,
+        south_name: req.south_name,
+        north_name: req.north_name,
+        time_control: req.time_control,
     };
     create_game(&app, players, game, &[]).await
 }
@@ -238,6 +297,10 @@ pub(super) struct ImportReq {
     north: Option<String>,
     level: Option<String>,
     series: Option<String>,
+    first: Option<String>,
+    south_name: Option<String>,
+    north_name: Option<String>,
+    time_control: Option<String>,
 }
 
 pub(super) async fn import(
@@ -271,6 +334,10 @@ pub(super) async fn import(
         north: req.north,
         level: req.level,
         series: req.series,
+        first: req.first,
+        south_name: req.south_name,
+        north_name: req.north_name,
+        time_control: req.time_control,
     };
     create_game(&app, players, played.restarted(), played.moves()).await
 }

@@ -9,12 +9,13 @@ mod create;
 mod error;
 mod ogn;
 mod play;
+mod rematch;
 mod series;
 mod socket;
 
 pub use error::ApiError;
 use error::{ApiResult, no_game};
-pub(crate) use play::apply_move;
+pub(crate) use play::{apply_move, flag_if_out};
 
 use std::any::Any;
 use std::sync::Arc;
@@ -79,6 +80,7 @@ pub fn router(app: Arc<App>) -> Router {
         .route("/api/games/{id}/resign", post(play::resign))
         .route("/api/games/{id}/draw", post(play::draw))
         .route("/api/games/{id}/next", post(series::next))
+        .route("/api/games/{id}/rematch", post(rematch::rematch))
         .route("/api/games/{id}/ws", get(socket::socket))
         .route("/api/analyze", post(analysis::analyze))
         .route("/api/ogn/{id}", get(ogn::ogn))

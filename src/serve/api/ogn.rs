@@ -10,6 +10,7 @@ use axum::response::{IntoResponse, Response};
 use super::entry;
 use super::error::*;
 use crate::serve::App;
+use crate::serve::games::{SeatKind, ogn_date};
 
 pub(super) async fn ogn(
     State(app): State<Arc<App>>,
@@ -17,12 +18,22 @@ pub(super) async fn ogn(
 ) -> ApiResult<Response> {
     let entry = entry(&app, &id).await?;
     let live = entry.game.lock().await;
-    let south = live.seats[0].kind.name();
-    let north = live.seats[1].kind.name();
+    // A player's name when given, else the seat's kind; an engine's with
+    // its level.
+    let player = |s: &crate::serve::games::Seat| match (s.kind, &s.name, s.level) {
+        (SeatKind::Engine, name, Some(level)) => {
+            format!("{} ({level})", name.as_deref().unwrap_or("oware"))
+        }
+        (_, Some(name), _) => name.clone(),
+        (kind, None, _) => kind.name().to_string(),
+    };
+    let (south, north) = (player(&live.seats[0]), player(&live.seats[1]));
+    let date = ogn_date(live.created);
     let record = live.game.record(&[
         ("Event", "oware serve"),
-        ("South", south),
-        ("North", north),
+        ("Date", date.as_str()),
+        ("South", south.as_str()),
+        ("North", north.as_str()),
         ("Game", live.id.as_str()),
     ]);
     Ok((

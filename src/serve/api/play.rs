@@ -12,7 +12,7 @@ use serde::Deserialize;
 use super::error::*;
 use super::{entry, state_for};
 use crate::serve::App;
-use crate::serve::games::{Ending, LiveGame, SeatKind};
+use crate::serve::games::{Ending, Entry, LiveGame, SeatKind, now_ms};
 use crate::serve::limits::MAX_PLIES;
 use crate::{Move, Side, parse_moves};
 
@@ -29,6 +29,7 @@ pub(super) async fn state(
     let Query(query) = query.map_err(|e| bad(e.body_text()))?;
     let entry = entry(&app, &id).await?;
     let mut live = entry.game.lock().await;
+    flag_if_out(&app, &entry, &mut live).await?;
     let sides = live.sides_of(query.token.as_deref());
     let mut changed = false;
     for &side in &sides {
@@ -62,16 +63,19 @@ pub(crate) async fn apply_move(app: &App, live: &mut LiveGame, mv: Move) -> ApiR
     let over = next
         .outcome()
         .map(|(winner, _)| winner.map(|s| s.letter().to_string()));
+    let clock = live.clock_after_move(now_ms(), over.is_some());
     app.store
         .add_move(
             live.id.clone(),
             live.game.moves().len(),
             mv.letter().to_string(),
             over,
+            clock.clone(),
         )
         .await
         .map_err(internal)?;
     live.game = next;
+    live.clock = clock;
     live.captures.push(played.captured);
     live.draw_offer = None;
     if live.is_over() {
@@ -118,6 +122,9 @@ pub(super) async fn play(
     let req: MoveReq = parse_body(body)?;
     let mut live = entry.game.lock().await;
     let sides = player_sides(&live, req.token.as_deref())?;
+    if flag_if_out(&app, &entry, &mut live).await? {
+        return Err(bad("the time ran out: the game is over"));
+    }
     if live.is_over() {
         return Err(bad("the game is over"));
     }
@@ -133,6 +140,7 @@ pub(super) async fn play(
     if live.engine_to_move().is_some() {
         app.kick_engine(Arc::clone(&entry));
     }
+    app.watch_clock(Arc::clone(&entry), &live);
     Ok(Json(state_for(&entry, &live, Some(&sides))).into_response())
 }
 
@@ -141,19 +149,40 @@ pub(super) struct TokenReq {
     pub(super) token: Option<String>,
 }
 
-pub(super) async fn end_off_board(app: &App, live: &mut LiveGame, ending: Ending) -> ApiResult<()> {
+pub(crate) async fn end_off_board(app: &App, live: &mut LiveGame, ending: Ending) -> ApiResult<()> {
+    let mut clock = live.clock_stopped(now_ms());
+    if let (Some(c), "time", Some(w)) = (&mut clock, ending.reason, ending.winner) {
+        c.left_ms[w.opponent().index()] = 0;
+    }
     app.store
         .end_game(
             live.id.clone(),
             ending.winner.map(|s| s.letter().to_string()),
             ending.reason.to_string(),
+            clock.clone(),
         )
         .await
         .map_err(internal)?;
+    live.clock = clock;
     live.ending = Some(ending);
     live.draw_offer = None;
     live.note_over_in_series();
     Ok(())
+}
+
+/// Ends the game when the side to move has run out of time (the other
+/// side wins), and tells the sockets; whether it did.
+pub(crate) async fn flag_if_out(app: &App, entry: &Entry, live: &mut LiveGame) -> ApiResult<bool> {
+    let Some(side) = live.flagged(now_ms()) else {
+        return Ok(false);
+    };
+    let ending = Ending {
+        winner: Some(side.opponent()),
+        reason: "time",
+    };
+    end_off_board(app, live, ending).await?;
+    entry.broadcast(live);
+    Ok(true)
 }
 
 pub(super) async fn resign(

@@ -64,6 +64,10 @@ pub(super) async fn next(
             ending: None,
             draw_offer: None,
             series: Some((Arc::clone(&shared), index + 1, player)),
+            created: crate::serve::games::now_ms() / 1000,
+            rematch_offer: None,
+            rematch: None,
+            clock: live.fresh_clock(),
         };
         let mut row = new.to_row();
         row.series = Some((series_id.clone(), index + 1, player.to_string()));
