@@ -340,3 +340,114 @@ fn a_table_of_other_rules_under_the_name_says_what_to_do() {
     assert!(!abapa.join("abapa-06.owt").exists());
     assert!(path.exists());
 }
+
+#[test]
+fn a_build_says_what_it_will_take() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path().to_str().unwrap();
+    let out = build(tmp.path(), "8");
+    let line = out.lines().nth(1).unwrap();
+    assert!(
+        line.starts_with("estimate for levels 0..8: 125,879 boards, ")
+            && line.contains("(compact)")
+            && line.contains("of memory at the peak")
+            && line.ends_with("(rates measured on 2 cores, 24 GB)"),
+        "{out}"
+    );
+    assert!(out.contains("done: 125,879 boards in "), "{out}");
+    assert!(out.trim_end().ends_with(&format!("; tables in {dir}")), "{out}");
+    // Levels already built are not counted.
+    let out = build(tmp.path(), "10");
+    let line = out.lines().nth(1).unwrap();
+    assert!(line.starts_with("estimate for levels 9..10: 518,947 boards"), "{out}");
+    let out = build(tmp.path(), "10");
+    assert!(out.contains("estimate: every level is built already"), "{out}");
+    // Levels 0..48 hold more than any disk: refused, unless --force.
+    fails(&["build", "--max-seeds", "48", "--dir", dir, "--raw"], "(estimate)");
+    fails(&["build", "--max-seeds", "48", "--dir", dir], "or --force");
+    let help = ok(&["build", "--help"]);
+    assert!(help.contains("measured on 2 cores, 24 GB"), "{help}");
+    assert!(help.contains("--force"), "{help}");
+}
+
+/// Ctrl-C: the build stops at once, with status 130, the levels built so
+/// far in place, no temporary file, and the same command resumes it.
+#[cfg(target_os = "linux")]
+#[test]
+fn ctrl_c_stops_a_build_and_the_same_command_resumes() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path().to_str().unwrap();
+    let start = || {
+        Command::new(env!("CARGO_BIN_EXE_oware"))
+            .args(["build", "--max-seeds", "22", "--db", dir])
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .unwrap()
+    };
+    let interrupt = |child: &mut std::process::Child| {
+        std::thread::sleep(std::time::Duration::from_millis(1500));
+        // SAFETY: sending a signal to our own child, whose id is valid
+        // until it is waited for.
+        let rc = unsafe { libc::kill(child.id() as libc::pid_t, libc::SIGINT) };
+        assert_eq!(rc, 0);
+        let sent = std::time::Instant::now();
+        let status = common::wait_within(child, std::time::Duration::from_secs(20), "build");
+        (status, sent.elapsed())
+    };
+    let mut child = start();
+    let (status, took) = interrupt(&mut child);
+    let out = child.wait_with_output().unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(status.code(), Some(130), "{err}");
+    assert!(took < std::time::Duration::from_secs(5), "{took:?}");
+    let line = err.lines().last().unwrap_or_default();
+    assert!(
+        line.starts_with("interrupted: levels 0..")
+            && line.ends_with(" are built; run the same command to resume"),
+        "{err}"
+    );
+    let last: usize = line["interrupted: levels 0..".len()..]
+        .split(' ')
+        .next()
+        .unwrap()
+        .parse()
+        .unwrap();
+    assert!(last < 22, "{err}");
+    let names = || -> Vec<String> {
+        std::fs::read_dir(tmp.path())
+            .unwrap()
+            .map(|e| e.unwrap().file_name().into_string().unwrap())
+            .collect()
+    };
+    for name in names() {
+        assert!(
+            name.ends_with(".owt") || name == ".oware-build.lock",
+            "{name} left behind"
+        );
+    }
+    // Levels 0..last are in place, whole; the same command resumes.
+    assert!(tmp.path().join(format!("abapa-{last:02}.owt")).exists());
+    assert!(!tmp.path().join(format!("abapa-{:02}.owt", last + 1)).exists());
+    let mut child = start();
+    let (status, _) = interrupt(&mut child);
+    let out = child.wait_with_output().unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(status.code(), Some(130), "{stdout}");
+    let kept = format!("level {last:>2}: ");
+    assert!(
+        stdout
+            .lines()
+            .any(|l| l.starts_with(&kept) && l.ends_with("already built")),
+        "{stdout}"
+    );
+    assert!(
+        !stdout.contains("estimate for levels 0.."),
+        "{stdout}"
+    );
+    for name in names() {
+        assert!(name.ends_with(".owt") || name == ".oware-build.lock", "{name}");
+    }
+    let out = ok(&["verify", "--dir", dir]);
+    assert!(out.matches(": ok").count() > last, "{out}");
+}

@@ -206,7 +206,7 @@ fn check_room(plan: &estimate::Estimate, dir: &Path) -> Result<()> {
 }
 
 /// Bytes free for an unprivileged user on the file system of `dir` (or of
-/// its nearest existing parent).
+/// its nearest existing parent); `None` when unknown.
 #[cfg(target_os = "linux")]
 fn free_disk(dir: &Path) -> Option<u64> {
     use std::os::unix::ffi::OsStrExt;
@@ -217,7 +217,10 @@ fn free_disk(dir: &Path) -> Option<u64> {
     // `stat` a writable, properly aligned `statvfs` the call fills in.
     let mut stat: libc::statvfs = unsafe { std::mem::zeroed() };
     let rc = unsafe { libc::statvfs(path.as_ptr(), &mut stat) };
-    (rc == 0).then(|| u64::from(stat.f_bavail).saturating_mul(u64::from(stat.f_frsize)))
+    // A file system that gives no size (procfs, some FUSE ones) is not
+    // judged: writing in it fails or succeeds on its own terms.
+    (rc == 0 && stat.f_blocks > 0)
+        .then(|| u64::from(stat.f_bavail).saturating_mul(u64::from(stat.f_frsize)))
 }
 
 #[cfg(not(target_os = "linux"))]
