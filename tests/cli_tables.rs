@@ -355,15 +355,27 @@ fn a_build_says_what_it_will_take() {
         "{out}"
     );
     assert!(out.contains("done: 125,879 boards in "), "{out}");
-    assert!(out.trim_end().ends_with(&format!("; tables in {dir}")), "{out}");
+    assert!(
+        out.trim_end().ends_with(&format!("; tables in {dir}")),
+        "{out}"
+    );
     // Levels already built are not counted.
     let out = build(tmp.path(), "10");
     let line = out.lines().nth(1).unwrap();
-    assert!(line.starts_with("estimate for levels 9..10: 518,947 boards"), "{out}");
+    assert!(
+        line.starts_with("estimate for levels 9..10: 518,947 boards"),
+        "{out}"
+    );
     let out = build(tmp.path(), "10");
-    assert!(out.contains("estimate: every level is built already"), "{out}");
+    assert!(
+        out.contains("estimate: every level is built already"),
+        "{out}"
+    );
     // Levels 0..48 hold more than any disk: refused, unless --force.
-    fails(&["build", "--max-seeds", "48", "--dir", dir, "--raw"], "(estimate)");
+    fails(
+        &["build", "--max-seeds", "48", "--dir", dir, "--raw"],
+        "(estimate)",
+    );
     fails(&["build", "--max-seeds", "48", "--dir", dir], "or --force");
     let help = ok(&["build", "--help"]);
     assert!(help.contains("measured on 2 cores, 24 GB"), "{help}");
@@ -428,7 +440,11 @@ fn ctrl_c_stops_a_build_and_the_same_command_resumes() {
     }
     // Levels 0..last are in place, whole; the same command resumes.
     assert!(tmp.path().join(format!("abapa-{last:02}.owt")).exists());
-    assert!(!tmp.path().join(format!("abapa-{:02}.owt", last + 1)).exists());
+    assert!(
+        !tmp.path()
+            .join(format!("abapa-{:02}.owt", last + 1))
+            .exists()
+    );
     let mut child = start();
     let (status, _) = interrupt(&mut child);
     let out = child.wait_with_output().unwrap();
@@ -441,12 +457,12 @@ fn ctrl_c_stops_a_build_and_the_same_command_resumes() {
             .any(|l| l.starts_with(&kept) && l.ends_with("already built")),
         "{stdout}"
     );
-    assert!(
-        !stdout.contains("estimate for levels 0.."),
-        "{stdout}"
-    );
+    assert!(!stdout.contains("estimate for levels 0.."), "{stdout}");
     for name in names() {
-        assert!(name.ends_with(".owt") || name == ".oware-build.lock", "{name}");
+        assert!(
+            name.ends_with(".owt") || name == ".oware-build.lock",
+            "{name}"
+        );
     }
     let out = ok(&["verify", "--dir", dir]);
     assert!(out.matches(": ok").count() > last, "{out}");

@@ -217,6 +217,8 @@ fn free_disk(dir: &Path) -> Option<u64> {
     // `stat` a writable, properly aligned `statvfs` the call fills in.
     let mut stat: libc::statvfs = unsafe { std::mem::zeroed() };
     let rc = unsafe { libc::statvfs(path.as_ptr(), &mut stat) };
+    // The fields are u64 on 64-bit Linux, narrower on some others.
+    #[allow(clippy::useless_conversion)]
     // A file system that gives no size (procfs, some FUSE ones) is not
     // judged: writing in it fails or succeeds on its own terms.
     (rc == 0 && stat.f_blocks > 0)

@@ -514,7 +514,11 @@ pub fn build_levels_as<G: TableGame>(
     let mut levels = Levels::empty(dir, rules);
     let mut summaries = Vec::new();
     let encoding = rules.encoding();
-    let costs = Costs::new(rules, format == TableFormat::Raw, rayon::current_num_threads());
+    let costs = Costs::new(
+        rules,
+        format == TableFormat::Raw,
+        rayon::current_num_threads(),
+    );
     let sizes: Vec<u64> = (0..=max_seeds).map(|n| rules.level_size(n)).collect();
     let present = estimate::present_levels(dir, rules, max_seeds);
     let planned = estimate::estimate(&sizes, &present, &costs);
@@ -567,8 +571,8 @@ pub fn build_levels_as<G: TableGame>(
                 level,
                 done_boards,
                 done_work,
-                boards: sizes[level],
-                work: costs.seconds(level, sizes[level]),
+                boards: rules.level_size(level),
+                work: costs.seconds(level, rules.level_size(level)),
                 ..Current::default()
             };
         }

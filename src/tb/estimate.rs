@@ -213,7 +213,11 @@ mod tests {
         assert!((e.seconds - 327.0).abs() < 10.0, "{}", e.seconds);
         assert_eq!(e.disk_bytes, 2 * 1_165_184_475);
         let c = estimate(&s, &[], &compact);
-        assert!((c.disk_bytes as f64 / 0.626e9 - 1.0).abs() < 0.01, "{}", c.disk_bytes);
+        assert!(
+            (c.disk_bytes as f64 / 0.626e9 - 1.0).abs() < 0.01,
+            "{}",
+            c.disk_bytes
+        );
         assert_eq!(c.seconds, e.seconds);
         // Level 24's records and the raw levels 0..23 it reads.
         let working = (382_628_610.0f64 * 3.125).ceil() as u64;
