@@ -958,11 +958,103 @@ async fn issue_31() {
     create_game(
         &a,
         &base,
-        &[("#south", "engine"), ("#north", "human"), ("#level", "easy")],
+        &[
+            ("#south", "engine"),
+            ("#north", "human"),
+            ("#level", "easy"),
+            ("#first", "opponent"),
+        ],
     )
     .await;
     wait_board(&a, "North against the engine", |s| s.ply >= 1).await;
     assert_seen_from(&layout(&a).await, "N");
+
+    // ---- 2, 3, 4, 5. The form: who moves first, names, clocks, the series' rule.
+    a.goto(&format!("{base}/#/")).await.unwrap();
+    wait_css(&a, "#new-game #create").await;
+    choose(&a, "#series-kind", "first-to-lead").await;
+    a.execute(
+        "for (const [id, v] of [['series-n', '6'], ['series-k', '3']]) { const e = document.getElementById(id); e.value = v; e.dispatchEvent(new Event('input')); }",
+        vec![],
+    )
+    .await
+    .unwrap();
+    let rule = text_of(&a, "#series-rule").await;
+    assert!(rule.contains("6 wins or leads by 3 games"), "{rule:?}");
+    choose(&a, "#series-kind", "").await;
+    choose(&a, "#south", "human").await;
+    choose(&a, "#north", "link").await;
+    choose(&a, "#first", "opponent").await;
+    choose(&a, "#time-control", "1+0").await;
+    a.find(Locator::Css("#south-name"))
+        .await
+        .unwrap()
+        .send_keys("<i>Ann</i>")
+        .await
+        .unwrap();
+    a.find(Locator::Css("#north-name"))
+        .await
+        .unwrap()
+        .send_keys("Bo")
+        .await
+        .unwrap();
+    a.execute("document.getElementById('create').click();", vec![])
+        .await
+        .unwrap();
+    wait_board(&a, "the game with names and clocks", |s| s.ply == 0).await;
+    // The creator moves second: North, seen from North; the names (as
+    // text, not markup) and the clocks shown.
+    assert_seen_from(&layout(&a).await, "N");
+    let players = text_of(&a, "#players").await;
+    assert!(
+        players.contains("<i>Ann</i> (you)") && players.contains("Bo"),
+        "{players:?}"
+    );
+    wait_css(&a, "#clocks:not([hidden])").await;
+    let clock = text_of(&a, "#clock-N").await;
+    assert!(clock.contains("1:00"), "{clock:?}");
+    wait_css(&a, "#opponent-link").await;
+    let link = a
+        .find(Locator::Css("#opponent-link"))
+        .await
+        .unwrap()
+        .prop("value")
+        .await
+        .unwrap()
+        .unwrap();
+    b.execute("localStorage.clear();", vec![]).await.unwrap();
+    b.goto(&link).await.unwrap();
+    b.refresh().await.unwrap();
+    wait_board(&b, "South's page", |s| s.ply == 0 && !s.playable.is_empty()).await;
+    assert_seen_from(&layout(&b).await, "S");
+    click_pit(&b, "C").await;
+    wait_board(&a, "South's first move", |s| s.ply == 1).await;
+    wait_css(&a, "#clock-N.running").await;
+    // North resigns; South asks for a rematch, North accepts.
+    click(&a, "#resign").await;
+    wait_css(&a, "#resign-confirm").await;
+    click(&a, "#resign-confirm").await;
+    wait_board(&b, "the end", |s| s.status == "over").await;
+    wait_css(&a, "#new-game").await;
+    desktop_shot(&a, "game-over").await;
+    phone_check(&a, 390, "game-over").await;
+    viewport(&a, 1280, 900).await;
+    click(&b, "#rematch").await;
+    wait_css(&b, "#rematch-offered").await;
+    wait_css(&a, "#rematch-accept").await;
+    click(&a, "#rematch-accept").await;
+    // Both follow to the rematch: the colours swapped.
+    for (c, side) in [(&a, "S"), (&b, "N")] {
+        wait_board(c, "the rematch", |s| s.ply == 0).await;
+        let deadline = Instant::now() + WAIT;
+        while layout(c).await["bottom"] != side {
+            assert!(Instant::now() < deadline, "the rematch from {side}'s side");
+            tokio::time::sleep(Duration::from_millis(100)).await;
+        }
+        assert_seen_from(&layout(c).await, side);
+    }
+    let players = text_of(&b, "#players").await;
+    assert!(players.contains("Bo (you)"), "{players:?}");
 
     // ---- 7. A game that does not exist.
     a.goto(&format!("{base}/#/game/ffffffffffffffff"))

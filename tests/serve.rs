@@ -780,6 +780,16 @@ fn who_moves_first_is_a_choice_and_a_series_alternates_it() {
     let (_, mine) = server.get_json(&format!("/api/games/{next_id}?token={me}"));
     assert_eq!(mine["seat"], "south");
     assert_eq!(mine["to_move"], "S", "the creator moves first in game 2");
+    // The record says what the series is, and which game.
+    let (_, ogn) = server.get(&format!("/api/ogn/{next_id}"));
+    assert!(ogn.contains(r#"[Event "oware serve, series: best of 3"]"#), "{ogn}");
+    assert!(ogn.contains(r#"[Round "2"]"#), "{ogn}");
+    let lead = server.create(json!({"series": "first-to:6,lead:3", "north": "link"}));
+    let (_, ogn) = server.get(&format!("/api/ogn/{}", str_of(&lead["id"])));
+    assert!(
+        ogn.contains("series: first to 6 wins, or 3 games ahead"),
+        "{ogn}"
+    );
 }
 
 /// Issue #31: names kept with the game, shown in the state and written to

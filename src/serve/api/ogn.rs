@@ -29,8 +29,24 @@ pub(super) async fn ogn(
     };
     let (south, north) = (player(&live.seats[0]), player(&live.seats[1]));
     let date = ogn_date(live.created);
+    // A series' game: the rule in words, and which game it is.
+    let (event, round) = match &live.series {
+        Some((shared, index, _)) => {
+            let format = shared
+                .lock()
+                .unwrap_or_else(|e| e.into_inner())
+                .format
+                .to_string();
+            (
+                format!("oware serve, series: {}", series_words(&format)),
+                (index + 1).to_string(),
+            )
+        }
+        None => ("oware serve".to_string(), "-".to_string()),
+    };
     let record = live.game.record(&[
-        ("Event", "oware serve"),
+        ("Event", event.as_str()),
+        ("Round", round.as_str()),
         ("Date", date.as_str()),
         ("South", south.as_str()),
         ("North", north.as_str()),
@@ -41,4 +57,19 @@ pub(super) async fn ogn(
         Body::from(record.to_string()),
     )
         .into_response())
+}
+
+/// A series format (`first-to:6,lead:3`) in words: what ends the series.
+pub(crate) fn series_words(format: &str) -> String {
+    let num = |s: &str| s.parse::<u32>().ok();
+    let (kind, rest) = format.split_once(':').unwrap_or((format, ""));
+    match (kind, rest.split_once(",lead:")) {
+        ("first-to", Some((n, k))) if num(n).is_some() && num(k).is_some() => {
+            format!("first to {n} wins, or {k} games ahead")
+        }
+        ("first-to", None) if num(rest).is_some() => format!("first to {rest} wins"),
+        ("best-of", None) if num(rest).is_some() => format!("best of {rest}"),
+        ("straight", None) if num(rest).is_some() => format!("{rest} wins in a row"),
+        _ => format.to_string(),
+    }
 }

@@ -2,7 +2,7 @@
 
 import { REASONS, SIDE_NAME, api, clear, copyText, h, indexOf, linksFor, other, sideOfPit, skipAnimations, store, tokenFor } from "./util.js";
 import { Board, animationToggle, flipControl } from "./board.js";
-import { analyzeHash, fillMoveList, rulesText } from "./records.js";
+import { analyzeHash, fillMoveList, rulesText, seriesRule } from "./records.js";
 
 export function gameView(app, id, params) {
   const urlToken = params.get("token");
@@ -23,6 +23,12 @@ export function gameView(app, id, params) {
   const status = h("p", { class: "status", id: "status", "aria-live": "polite" }, "Loading the game…");
   const conn = h("span", { class: "conn", id: "conn" });
   const players = h("div", { class: "players", id: "players" });
+  // The clocks, as the server last sent them, counted down here between
+  // its messages.
+  const clockEl = { S: h("span", { class: "clock", id: "clock-S" }), N: h("span", { class: "clock", id: "clock-N" }) };
+  const clocks = h("div", { class: "clocks", id: "clocks", hidden: true }, clockEl.N, clockEl.S);
+  let clockAt = 0;
+  const tick = setInterval(() => drawClocks(), 250);
   const board = new Board({ onPit: (l) => play(l) });
   const controls = h("div", { class: "controls", id: "controls" });
   const series = h("section", { class: "series panel", id: "series", hidden: true });
@@ -36,7 +42,7 @@ export function gameView(app, id, params) {
     h(
       "div",
       { class: "game" },
-      h("div", { class: "play" }, h("div", { class: "headline" }, status, conn), players, board.el, controls, msg, h("div", { class: "under" }, flip.el, animationToggle(), h("span", { class: "hint" }, "Click a pit or type its letter. Click the board to skip an animation."))),
+      h("div", { class: "play" }, h("div", { class: "headline" }, status, conn), players, clocks, board.el, controls, msg, h("div", { class: "under" }, flip.el, animationToggle(), h("span", { class: "hint" }, "Click a pit or type its letter. Click the board to skip an animation."))),
       h("aside", { class: "side" }, series, h("section", { class: "panel" }, h("h2", null, "Moves"), moves, tools), share),
     ),
   );
@@ -82,7 +88,15 @@ export function gameView(app, id, params) {
     if (!st || typeof st !== "object" || destroyed) return;
     if (st.id && st.id !== id) return;
     if (latest && st.ply < latest.ply) return;
+    // Both players go to the rematch once it is made.
+    const rematchNew = st.rematch && (!latest || !latest.rematch) && latest && mySides().length > 0;
     latest = st;
+    clockAt = Date.now();
+    if (rematchNew) {
+      carryToken(st.rematch);
+      location.hash = `#/game/${encodeURIComponent(st.rematch)}`;
+      return;
+    }
     queue = queue.then(() => show(st)).catch((e) => console.error(e));
   }
 
@@ -108,10 +122,30 @@ export function gameView(app, id, params) {
     render();
   }
 
+  function drawClocks() {
+    const st = latest;
+    const c = st && st.clock;
+    clocks.hidden = !c;
+    if (!c) return;
+    for (const s of ["S", "N"]) {
+      let ms = s === "S" ? c.south_ms : c.north_ms;
+      const running = c.running === s && st.status === "ongoing";
+      if (running) ms = Math.max(0, ms - (Date.now() - clockAt));
+      const secs = Math.ceil(ms / 1000);
+      const t = ms < 10000 ? (ms / 1000).toFixed(1) : `${Math.floor(secs / 60)}:${String(secs % 60).padStart(2, "0")}`;
+      const who = playerLabel(st, s);
+      clockEl[s].textContent = `${SIDE_NAME[s]} · ${who}: ${t}`;
+      clockEl[s].dataset.ms = String(ms);
+      clockEl[s].classList.toggle("running", running);
+      clockEl[s].classList.toggle("low", ms < 10000);
+    }
+  }
+
   function playerLabel(st, s) {
     const p = kindOf(st, s);
     const mine = mySides().includes(s) && p.kind !== "engine";
-    if (p.kind === "engine") return `Engine (${p.level || "?"})`;
+    if (p.kind === "engine") return `${p.name || "Engine"} (${p.level || "?"})`;
+    if (p.name) return mine && seat !== "both" ? `${p.name} (you)` : p.name;
     if (mine) return "You";
     const player = mySides().length > 0;
     if (p.kind === "link" && !p.joined) return "Opponent (link not opened yet)";
@@ -136,7 +170,7 @@ export function gameView(app, id, params) {
       const r = st.result || { winner: st.winner, reason: st.reason, stores: st.stores };
       const sc = r.stores || st.stores;
       const who = r.winner ? `${SIDE_NAME[r.winner]} (${playerLabel(st, r.winner)}) wins` : "Draw";
-      let why = REASONS[r.reason] || r.reason || "";
+      let why = r.reason === "time" ? "on time" : REASONS[r.reason] || r.reason || "";
       if (r.reason === "resigned" && r.winner) why = `${SIDE_NAME[other(r.winner)]} resigned`;
       status.textContent = `Game over: ${who}, ${sc[0]}–${sc[1]}${why ? " — " + why : ""}.`;
       status.dataset.over = "1";
@@ -164,6 +198,7 @@ export function gameView(app, id, params) {
     players.append(h("span", { class: "player rules", id: "rules-name" }, rulesText(st)));
     if (!mySides().length) players.append(h("span", { class: "player rules", id: "watching" }, "You are watching"));
 
+    drawClocks();
     renderControls(st);
     renderMoves(st);
     renderSeries(st);
@@ -200,6 +235,31 @@ export function gameView(app, id, params) {
       controls.append(h("span", { class: "note" }, `${SIDE_NAME[st.draw_offer]} offers a draw.`));
     }
     const se = st.series;
+    if (st.status === "over" && (!se || se.decided)) {
+      // After a game: a rematch (colours swapped, once the opponent agrees) and a new game.
+      const offer = st.rematch_offer;
+      const me = mySides();
+      if (st.rematch) {
+        controls.append(h("a", { class: "button primary", id: "rematch-go", href: `#/game/${encodeURIComponent(st.rematch)}`, onclick: () => carryToken(st.rematch) }, "Go to the rematch"));
+      } else if (playing && !se) {
+        const ask = async (act) => {
+          const r = await action("rematch", { action: act }, "Rematch");
+          if (r && r.id && r.id !== id) {
+            carryToken(r.id);
+            location.hash = `#/game/${encodeURIComponent(r.id)}`;
+          } else if (r) receive(r);
+        };
+        if (offer && me.includes(offer) && seat !== "both") controls.append(h("span", { class: "note", id: "rematch-offered" }, "You offered a rematch."));
+        else if (offer) {
+          controls.append(
+            h("span", { class: "note" }, `${SIDE_NAME[offer]} offers a rematch.`),
+            h("button", { type: "button", id: "rematch-accept", class: "primary", onclick: () => ask("accept") }, "Accept the rematch"),
+            h("button", { type: "button", id: "rematch-decline", onclick: () => ask("decline") }, "Decline"),
+          );
+        } else controls.append(h("button", { type: "button", id: "rematch", class: "primary", onclick: () => ask("offer") }, "Rematch"));
+      }
+      controls.append(h("a", { class: "button", id: "new-game", href: "#/" }, "New game"));
+    }
     if (se && st.status === "over" && !se.decided) {
       if (se.next && se.next !== st.id) {
         controls.append(h("a", { class: "button primary", id: "next-game", href: `#/game/${encodeURIComponent(se.next)}`, onclick: () => carryToken(se.next) }, "Go to the next game"));
@@ -257,7 +317,8 @@ export function gameView(app, id, params) {
     const sc = se.score || { A: 0, B: 0, draws: 0 };
     const games = se.games || [];
     const parts = [
-      h("h2", null, "Series: " + seriesName(se.format)),
+      h("h2", null, "Series: " + seriesRule(se.format).name),
+      h("p", { class: "hint", id: "series-rule" }, seriesRule(se.format).rule),
       h("p", { class: "score", id: "series-score" }, `${name("A")} ${sc.A} – ${sc.B} ${name("B")}` + (sc.draws ? ` (${sc.draws} draw${sc.draws === 1 ? "" : "s"})` : "")),
       se.decided ? h("p", { class: "note" }, se.winner ? `${name(se.winner)} won the series.` : "The series is drawn.") : null,
       h(
@@ -280,14 +341,6 @@ export function gameView(app, id, params) {
     series.append(...parts.filter(Boolean));
   }
 
-  function seriesName(f) {
-    let m;
-    if ((m = /^first-to:(\d+),lead:(\d+)$/.exec(f))) return `first to ${m[1]} wins, by ${m[2]} clear`;
-    if ((m = /^first-to:(\d+)$/.exec(f))) return `first to ${m[1]} wins`;
-    if ((m = /^best-of:(\d+)$/.exec(f))) return `best of ${m[1]}`;
-    if ((m = /^straight:(\d+)$/.exec(f))) return `${m[1]} games straight`;
-    return f;
-  }
 
   function renderShare(st) {
     clear(share);
@@ -410,6 +463,7 @@ export function gameView(app, id, params) {
   return {
     destroy() {
       destroyed = true;
+      clearInterval(tick);
       document.removeEventListener("keydown", onKey);
       clearTimeout(retryTimer);
       if (ws) {

@@ -80,3 +80,16 @@ export function rulesText(st) {
   if (st.rules === "mancala") return `${name}, ${st.start_seeds || 3} seeds a house` + (st.empty_capture ? ", empty capture" : "");
   return name + (st.move_cap ? `, ends after ${st.move_cap} half-moves without a capture` : "");
 }
+
+/**
+ * A series' rule in words, from its format (`first-to:6,lead:3`): its name
+ * and what ends it.
+ */
+export function seriesRule(f) {
+  let m;
+  if ((m = /^first-to:(\d+),lead:(\d+)$/.exec(f || ""))) return { name: `First to ${m[1]} wins, or ${m[2]} games ahead`, rule: `The series ends when a player has ${m[1]} wins or leads by ${m[2]} games.` };
+  if ((m = /^first-to:(\d+)$/.exec(f || ""))) return { name: `First to ${m[1]} wins`, rule: `The series ends when a player has ${m[1]} wins.` };
+  if ((m = /^best-of:(\d+)$/.exec(f || ""))) return { name: `Best of ${m[1]}`, rule: `At most ${m[1]} games; the series ends as soon as one player has more wins than the other can still reach.` };
+  if ((m = /^straight:(\d+)$/.exec(f || ""))) return { name: `${m[1]} in a row`, rule: `The series ends when a player wins ${m[1]} games in a row.` };
+  return { name: f, rule: "" };
+}
