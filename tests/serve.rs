@@ -766,8 +766,10 @@ fn who_moves_first_is_a_choice_and_a_series_alternates_it() {
         assert!(!str_of(&err["error"]).contains('\n'));
     }
     // A series: the creator moves second in game 1, first in game 2.
-    let created = server.create(json!({"south": "human", "north": "link", "first": "opponent",
-        "series": "best-of:3"}));
+    let created = server.create(
+        json!({"south": "human", "north": "link", "first": "opponent",
+        "series": "best-of:3"}),
+    );
     let id = str_of(&created["id"]).to_string();
     let me = str_of(&created["token"]).to_string();
     let other = token_of_link(&created["links"]["opponent"]);
@@ -782,7 +784,10 @@ fn who_moves_first_is_a_choice_and_a_series_alternates_it() {
     assert_eq!(mine["to_move"], "S", "the creator moves first in game 2");
     // The record says what the series is, and which game.
     let (_, ogn) = server.get(&format!("/api/ogn/{next_id}"));
-    assert!(ogn.contains(r#"[Event "oware serve, series: best of 3"]"#), "{ogn}");
+    assert!(
+        ogn.contains(r#"[Event "oware serve, series: best of 3"]"#),
+        "{ogn}"
+    );
     assert!(ogn.contains(r#"[Round "2"]"#), "{ogn}");
     let lead = server.create(json!({"series": "first-to:6,lead:3", "north": "link"}));
     let (_, ogn) = server.get(&format!("/api/ogn/{}", str_of(&lead["id"])));
@@ -803,7 +808,10 @@ fn names_and_the_date_go_to_the_record_and_bad_names_are_refused() {
         "south_name": "  Ama \"Kofi\" <b>  ", "first": "opponent"}));
     let id = str_of(&created["id"]).to_string();
     // The creator moves second: the name went North with the seat.
-    assert_eq!(created["state"]["players"]["north"]["name"], "Ama \"Kofi\" <b>");
+    assert_eq!(
+        created["state"]["players"]["north"]["name"],
+        "Ama \"Kofi\" <b>"
+    );
     assert_eq!(created["state"]["players"]["south"]["name"], Value::Null);
     let (status, ogn) = server.get(&format!("/api/ogn/{id}"));
     assert_eq!(status, 200);
@@ -815,7 +823,10 @@ fn names_and_the_date_go_to_the_record_and_bad_names_are_refused() {
         .unwrap_or_else(|| panic!("no Date tag: {ogn}"));
     let digits: String = date.chars().filter(char::is_ascii_digit).collect();
     assert_eq!(digits.len(), 8, "{date}");
-    assert!(date.starts_with("[Date \"20") && date.matches('.').count() == 2, "{date}");
+    assert!(
+        date.starts_with("[Date \"20") && date.matches('.').count() == 2,
+        "{date}"
+    );
     // Kept across a restart.
     drop(server);
     let server = Server::open(data.path());
@@ -844,10 +855,25 @@ fn a_rematch_swaps_the_colours_once_the_opponent_accepts() {
     let rematch = format!("/api/games/{id}/rematch");
     // Not before the end; watchers cannot.
     assert_eq!(server.post(&rematch, json!({"token": south})).0, 400);
-    assert_eq!(server.post(&format!("/api/games/{id}/resign"), json!({"token": north})).0, 200);
+    assert_eq!(
+        server
+            .post(&format!("/api/games/{id}/resign"), json!({"token": north}))
+            .0,
+        200
+    );
     assert_eq!(server.post(&rematch, json!({})).0, 403);
-    assert_eq!(server.post(&rematch, json!({"token": north, "action": "accept"})).0, 400);
-    assert_eq!(server.post(&rematch, json!({"token": north, "action": "x"})).0, 400);
+    assert_eq!(
+        server
+            .post(&rematch, json!({"token": north, "action": "accept"}))
+            .0,
+        400
+    );
+    assert_eq!(
+        server
+            .post(&rematch, json!({"token": north, "action": "x"}))
+            .0,
+        400
+    );
     let (status, offered) = server.post(&rematch, json!({"token": south}));
     assert_eq!(status, 200, "{offered}");
     assert_eq!(offered["rematch_offer"], "S");
@@ -860,7 +886,10 @@ fn a_rematch_swaps_the_colours_once_the_opponent_accepts() {
     assert_eq!(new["players"]["south"]["name"], "Bo");
     assert_eq!(new["players"]["north"]["name"], "Ann");
     assert_eq!(new["ply"], 0);
-    assert_eq!(server.get_json(&format!("/api/games/{id}")).1["rematch"], new_id);
+    assert_eq!(
+        server.get_json(&format!("/api/games/{id}")).1["rematch"],
+        new_id
+    );
     // The tokens moved with the players.
     assert_eq!(server.play(&new_id, "F", &north).0, 200);
     assert_eq!(server.play(&new_id, "f", &south).0, 200);
@@ -871,7 +900,12 @@ fn a_rematch_swaps_the_colours_once_the_opponent_accepts() {
     let created = server.create(json!({"south": "human", "north": "engine", "level": "easy"}));
     let gid = str_of(&created["id"]).to_string();
     let tok = str_of(&created["token"]).to_string();
-    assert_eq!(server.post(&format!("/api/games/{gid}/resign"), json!({"token": tok})).0, 200);
+    assert_eq!(
+        server
+            .post(&format!("/api/games/{gid}/resign"), json!({"token": tok}))
+            .0,
+        200
+    );
     let (status, new) = server.post(&format!("/api/games/{gid}/rematch"), json!({"token": tok}));
     assert_eq!(status, 200, "{new}");
     assert_eq!(new["seat"], "north");
@@ -893,13 +927,20 @@ fn clocks_run_on_the_server_flag_on_time_and_survive_a_restart() {
         assert_eq!(clock["base_ms"], 6000);
         assert_eq!(clock["increment_ms"], 1000);
         assert_eq!(clock["control"], "0.1+1");
-        assert_eq!(clock["running"], Value::Null, "no clock before the first move");
+        assert_eq!(
+            clock["running"],
+            Value::Null,
+            "no clock before the first move"
+        );
         assert_eq!(server.play(&id, "F", &south).0, 200);
         std::thread::sleep(Duration::from_millis(300));
         let (status, st) = server.play(&id, "f", &north);
         assert_eq!(status, 200, "{st}");
         let n = st["clock"]["north_ms"].as_i64().unwrap();
-        assert!((6000..=6800).contains(&n), "North used some time and got 1 s: {n}");
+        assert!(
+            (6000..=6800).contains(&n),
+            "North used some time and got 1 s: {n}"
+        );
         assert_eq!(st["clock"]["running"], "S");
         (id, south, north)
     };

@@ -248,7 +248,11 @@ impl Store {
                     ?18, ?19, ?20, ?21, ?22, ?23, ?24, ?25, ?26)",
                 params![
                     row.id,
-                    if row.created > 0 { row.created } else { now_secs() },
+                    if row.created > 0 {
+                        row.created
+                    } else {
+                        now_secs()
+                    },
                     row.rules,
                     row.move_cap,
                     row.start,
@@ -617,6 +621,9 @@ mod tests {
             .unwrap();
         drop(conn);
         let err = Store::open(dir.path()).err().unwrap();
-        assert!(format!("{err:#}").contains(&format!("schema version {}", SCHEMA_VERSION + 1)), "{err:#}");
+        assert!(
+            format!("{err:#}").contains(&format!("schema version {}", SCHEMA_VERSION + 1)),
+            "{err:#}"
+        );
     }
 }
