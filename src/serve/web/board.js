@@ -209,7 +209,7 @@ export class Board {
     }
     oBtn.classList.remove("lifted");
     if (this.skipRequested) return null;
-    const caught = mancala ? mancalaCaptured(pits, mover, last, game.empty) : capturedPits(pits, mover, last, hint, game.rules);
+    const caught = mancala ? mancalaCaptured(pits, mover, last, game.empty) : capturedPits(pits, mover, last, hint, game.rules, stores[mi]);
     if (caught.length) {
       for (const i of caught) this.pits[i].btn.classList.add("captured");
       await this.wait(450);

@@ -52,8 +52,8 @@ export function mancalaCaptured(pits, mover, last, emptyCapture) {
   return emptyCapture ? [last] : [];
 }
 
-/** The pits a move captures. `hint` is the number of seeds the server says it captured. */
-export function capturedPits(pits, mover, last, hint, rules) {
+/** The pits a move captures. `hint` is the number of seeds the server says it captured; `store` the mover's store (capture-to-win). */
+export function capturedPits(pits, mover, last, hint, rules, store = 0) {
   if (hint === 0) return [];
   const opp = mover === "S" ? [6, 11] : [0, 5];
   const run = [];
@@ -65,7 +65,9 @@ export function capturedPits(pits, mover, last, hint, rules) {
   if (hint == null && run.length) {
     let left = 0;
     for (let k = opp[0]; k <= opp[1]; k++) if (!run.includes(k)) left += pits[k];
-    if (left === 0 && rules !== "awari" && rules !== "capture-and-end") return [];
+    const taken = run.reduce((t, k) => t + pits[k], 0);
+    const slamCaptures = rules === "awari" || rules === "capture-and-end" || (rules === "capture-to-win" && store + taken >= 25);
+    if (left === 0 && !slamCaptures) return [];
   }
   return run;
 }
