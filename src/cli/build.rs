@@ -89,9 +89,10 @@ fn build<G: tb::TableGame>(args: &BuildArgs, game: &G, dir: &Path) -> Result<()>
     let threads = pool.current_num_threads();
     if !args.json {
         output::line(format_args!(
-            "building {rules} tables, levels 0..={} in {} with {threads} threads",
+            "building {rules} tables, levels 0..={} in {} with {threads} thread{}",
             args.max_seeds,
             dir.display(),
+            if threads == 1 { "" } else { "s" },
         ));
     }
     if args.max_seeds > tb::index::MAX_SEEDS {

@@ -61,7 +61,7 @@ impl Coding {
     /// The coding `oware build` and `oware compress` write.
     pub const DEFAULT: Coding = Coding {
         block_bytes: 32,
-        sparse_shift: 10,
+        sparse_shift: 11,
         chunk_blocks: 2048,
     };
 

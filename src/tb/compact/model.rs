@@ -80,7 +80,7 @@ impl Model {
             .reduce(|| vec![0u64; size * size], add);
         let order0: Vec<u64> = symbols.iter().map(|&e| histogram[usize::from(e)]).collect();
         let mut best: Option<(u64, Model)> = None;
-        for k in [0usize, 1, 2, 4, 8, 16, 32, 64] {
+        for k in [0usize, 1, 2, 4, 8, 16, 32, 64, 128, 256] {
             if k > symbols.len() {
                 break;
             }
