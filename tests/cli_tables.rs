@@ -180,7 +180,7 @@ fn a_missing_folder_is_an_error() {
     let tmp = tempfile::tempdir().unwrap();
     let gone = tmp.path().join("no-such-dir");
     let gone = gone.to_str().unwrap();
-    let needle = format!("{gone}: no such folder (build tables with `oware build --dir {gone}`)");
+    let needle = format!("{gone}: no such folder (build tables with `oware build --db {gone}`)");
     fails(&["stats", "--dir", gone], &needle);
     fails(&["verify", "--dir", gone], &needle);
     fails(
@@ -219,7 +219,7 @@ fn a_locked_folder_is_refused() {
     fails(
         &["build", "--max-seeds", "6", "--dir", dir, "--quiet"],
         &format!(
-            "{dir}: another build holds this folder (lock file {}); wait for it to finish or use another --dir",
+            "{dir}: another build holds this folder (lock file {}); wait for it to finish or use another --db",
             lock.display()
         ),
     );
@@ -332,7 +332,7 @@ fn a_table_of_other_rules_under_the_name_says_what_to_do() {
     fails(
         &["build", "--max-seeds", "6", "--dir", abapa_dir, "--quiet"],
         &format!(
-            "{}: built for rules awari, not abapa; move or delete it, or build into another --dir",
+            "{}: built for rules awari, not abapa; move or delete it, or build into another --db",
             path.display()
         ),
     );

@@ -226,7 +226,7 @@ pub fn search_tables(args: &EngineArgs, variant: Variant) -> Result<Option<Arc<t
 pub fn build_hint(dir: &std::path::Path, asked: bool) -> String {
     if asked {
         format!(
-            "`oware build --max-seeds 16 --dir {}` builds them",
+            "`oware build --max-seeds 16 --db {}` builds them",
             dir.display()
         )
     } else {

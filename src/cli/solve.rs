@@ -87,7 +87,7 @@ pub fn run(args: SolveArgs) -> Result<()> {
             let level = tables.level();
             if tables.complete_up_to().is_none() {
                 bail!(
-                    "{}: no Mancala tables of the {} convention (`oware build --rules mancala{} --dir {}` makes them)",
+                    "{}: no Mancala tables of the {} convention (`oware build --rules mancala{} --db {}` makes them)",
                     dir.display(),
                     rules.capture_name(),
                     if rules.empty_capture {

@@ -43,7 +43,7 @@ pub fn run(args: StatsArgs) -> Result<()> {
     if levels.is_empty() {
         let dir = choice.folder(args.db.as_ref());
         output::note(format_args!(
-            "no {rules} tables in {} (`oware build {} --max-seeds 16 --dir {}` builds them)",
+            "no {rules} tables in {} (`oware build {} --max-seeds 16 --db {}` builds them)",
             dir.display(),
             rules.build_flags(),
             dir.display()

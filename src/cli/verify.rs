@@ -60,7 +60,7 @@ fn verify<G: TableGame>(args: &VerifyArgs, game: &G, tables: &Levels) -> Result<
     };
     if levels.is_empty() {
         anyhow::bail!(
-            "no {} tables in {} (`oware build {} --max-seeds 16 --dir {}` builds them)",
+            "no {} tables in {} (`oware build {} --max-seeds 16 --db {}` builds them)",
             tables.rules(),
             tables.dir().display(),
             tables.rules().build_flags(),

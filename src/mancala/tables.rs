@@ -171,7 +171,7 @@ pub fn none_found(dir: &Path, rules: MancalaRules) -> String {
         ));
     } else {
         out.push_str(&format!(
-            " (`oware build --rules mancala{flags} --dir {}` makes them)",
+            " (`oware build --rules mancala{flags} --db {}` makes them)",
             dir.display()
         ));
     }

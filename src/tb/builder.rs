@@ -45,7 +45,7 @@ pub enum BuildError {
     },
     /// Another build holds the folder's lock file.
     #[error(
-        "{}: another build holds this folder (lock file {}); wait for it to finish or use another --dir",
+        "{}: another build holds this folder (lock file {}); wait for it to finish or use another --db",
         dir.display(),
         lock.display()
     )]
@@ -73,7 +73,7 @@ pub enum BuildError {
     },
     /// A file under a level's name is a valid table of other rules or of
     /// another level; the build does not overwrite it.
-    #[error("{}: {reason}; move or delete it, or build into another --dir", path.display())]
+    #[error("{}: {reason}; move or delete it, or build into another --db", path.display())]
     Foreign {
         /// The file.
         path: PathBuf,

@@ -118,7 +118,7 @@ pub enum TableError {
     #[error("{}: table not built (run `oware build`)", .0.display())]
     Missing(PathBuf),
     /// The folder of the tables does not exist (or is not a folder).
-    #[error("{}: no such folder (build tables with `oware build --dir {}`)", .0.display(), .0.display())]
+    #[error("{}: no such folder (build tables with `oware build --db {}`)", .0.display(), .0.display())]
     NoFolder(PathBuf),
     /// Reading or writing failed.
     #[error("{}: {error}", path.display())]
@@ -170,7 +170,7 @@ fn remedy(path: &Path, rules: TableRules, level: usize) -> String {
         _ => Path::new("."),
     };
     format!(
-        "delete it and run `oware build {} --max-seeds {level} --dir {}`",
+        "delete it and run `oware build {} --max-seeds {level} --db {}`",
         rules.build_flags(),
         dir.display()
     )
