@@ -75,7 +75,7 @@ fn missing_corrupt_and_mismatched_tables_fail_clearly() {
     build(tmp.path(), "6");
     fails(
         &["probe", "4-4-4-0-0-0-0-0-0-0-0-0-0-0-S", "--dir", dir],
-        "abapa-12.owt: table not built",
+        "the tables reach 6 seeds; this position has 12 (`oware build --rules abapa --max-seeds 12 --db",
     );
     // A table of other rules under the Awari name.
     std::fs::copy(

@@ -457,7 +457,7 @@ fn bad_input_to_the_table_commands_fails_clearly() {
     );
     common::fails(
         &[&["probe", "1-1-1-1-1-1-1-1-1-1-1-1-0-0-S"][..], &mancala].concat(),
-        "mancala-12.owt: table not built",
+        "the tables reach 3 seeds; this position has 12",
     );
     common::fails(
         &[&["probe", "1-0-0-0-0-0-1-0-0-0-0-0-25-0-S"][..], &mancala].concat(),

@@ -117,6 +117,22 @@ pub enum TableError {
     /// The file does not exist.
     #[error("{}: table not built (run `oware build`)", .0.display())]
     Missing(PathBuf),
+    /// A board above the levels built.
+    #[error(
+        "{}: the tables reach {reach} seeds; this position has {seeds} (`oware build {build} --max-seeds {seeds} --db {}` builds up to it)",
+        dir.display(),
+        dir.display()
+    )]
+    NotReached {
+        /// The folder.
+        dir: PathBuf,
+        /// The last level of the run 0..=reach built.
+        reach: usize,
+        /// The board's seeds.
+        seeds: usize,
+        /// The build's rule flags.
+        build: String,
+    },
     /// The folder of the tables does not exist (or is not a folder).
     #[error("{}: no such folder (build tables with `oware build --db {}`)", .0.display(), .0.display())]
     NoFolder(PathBuf),

@@ -150,9 +150,21 @@ impl Levels {
     }
 
     /// The open table of `level`, or an error naming the missing file.
+    /// Above the levels built (0..=k all open, `level` past k and absent),
+    /// the error says how far the tables reach instead.
     pub fn require(&self, level: usize) -> Result<&TableFile, TableError> {
         self.table(level)
-            .ok_or_else(|| TableError::Missing(self.path(level)))
+            .ok_or_else(|| match self.complete_up_to() {
+                Some(reach) if level > reach && !self.path(level).exists() => {
+                    TableError::NotReached {
+                        dir: self.dir.clone(),
+                        reach,
+                        seeds: level,
+                        build: self.rules.build_flags(),
+                    }
+                }
+                _ => TableError::Missing(self.path(level)),
+            })
     }
 
     /// The open levels in one line: "levels 0..20 of abapa from DIR",

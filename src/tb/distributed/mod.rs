@@ -57,7 +57,7 @@ use super::file::{Encoding, TableError, TableFile, table_path};
 use super::index::{MAX_SEEDS, level_size};
 use super::resident::{Resident, copy_budget};
 use super::scratch::Scratch;
-use super::tables::{Tablebase, decode};
+use super::tables::Tablebase;
 use super::value::Value;
 use crate::Variant;
 
