@@ -16,7 +16,7 @@
 //! |---|---|
 //! | play moves, print a position | [`Game`], [`Position`], [`parse_moves`], [`report::game_text`] |
 //! | find the best move | [`search::Engine`], [`search::Limits`] |
-//! | build and probe endgame tables | [`tb::build`], [`tb::Tablebase`], [`tb::probe::probe`] |
+//! | build and probe endgame tables | [`tb::build()`], [`tb::Tablebase`], [`tb::probe::probe`] |
 //! | count the game tree | [`perft()`], [`divide()`] |
 //! | play matches between engines | [`arena::runner::run_match`] |
 //! | speak UCI, serve the web board | [`uci`], [`serve`] |

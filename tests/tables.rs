@@ -535,7 +535,7 @@ fn a_missing_folder_is_an_error() {
         assert!(matches!(err, TableError::NoFolder(_)), "{err:?}");
         let message = err.to_string();
         assert!(
-            message.contains("no-such-dir: no such folder (build tables with `oware build --dir"),
+            message.contains("no-such-dir: no such folder (build tables with `oware build --db"),
             "{message}"
         );
     }

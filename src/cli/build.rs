@@ -233,15 +233,7 @@ fn free_disk(_dir: &Path) -> Option<u64> {
 
 /// MemAvailable of /proc/meminfo, in bytes.
 fn available_memory() -> Option<u64> {
-    let info = std::fs::read_to_string("/proc/meminfo").ok()?;
-    let line = info.lines().find(|l| l.starts_with("MemAvailable:"))?;
-    let kib: u64 = line["MemAvailable:".len()..]
-        .trim()
-        .trim_end_matches("kB")
-        .trim()
-        .parse()
-        .ok()?;
-    Some(kib.saturating_mul(1024))
+    tb::resident::meminfo("MemAvailable:")
 }
 
 /// Ctrl-C during a build: the handler only sets the builder's flag, and

@@ -151,26 +151,27 @@ impl LowerLevels for Resident<'_> {
     }
 }
 
+/// A field of `/proc/meminfo` (`"MemAvailable:"`, `"MemTotal:"` …) in
+/// bytes, or `None` where the kernel does not say.
+pub fn meminfo(name: &str) -> Option<u64> {
+    let info = std::fs::read_to_string("/proc/meminfo").ok()?;
+    let line = info.lines().find(|l| l.starts_with(name))?;
+    let kib: u64 = line[name.len()..]
+        .trim()
+        .trim_end_matches("kB")
+        .trim()
+        .parse()
+        .ok()?;
+    Some(kib.saturating_mul(1024))
+}
+
 /// Bytes the build may spend on copies while `working` bytes are in use
 /// for the level itself: what the kernel reports available, less the
 /// working memory and a quarter of the machine's memory kept free (for the
 /// page cache the build writes through, and for everything else). Zero
 /// where the kernel does not say.
 pub fn copy_budget(working: u64) -> u64 {
-    let Ok(info) = std::fs::read_to_string("/proc/meminfo") else {
-        return 0;
-    };
-    let field = |name: &str| -> Option<u64> {
-        let line = info.lines().find(|l| l.starts_with(name))?;
-        let kib: u64 = line[name.len()..]
-            .trim()
-            .trim_end_matches("kB")
-            .trim()
-            .parse()
-            .ok()?;
-        Some(kib.saturating_mul(1024))
-    };
-    match (field("MemAvailable:"), field("MemTotal:")) {
+    match (meminfo("MemAvailable:"), meminfo("MemTotal:")) {
         (Some(available), Some(total)) => {
             available.saturating_sub(working.saturating_add(total / 4))
         }
