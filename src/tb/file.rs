@@ -349,55 +349,6 @@ pub struct TableFile {
     /// A compact level's entries decoded into memory, when a search asked
     /// for it (see [`TableFile::decode_in_memory`]).
     decoded: Option<super::scratch::Scratch>,
-    /// A compact level's recent probes (see [`ProbeCache`]).
-    cache: Option<ProbeCache>,
-}
-
-/// The entries of a compact level's recent probes, shared by the threads:
-/// a search probes the same boards again and again (every iteration of
-/// its deepening), and a hit costs a load instead of a block's decode.
-/// Direct-mapped by rank; each slot one `u64` (the rank + 1 in the high
-/// 48 bits, the entry in the low 16), so a slot read is whole or stale,
-/// never torn.
-struct ProbeCache {
-    slots: Box<[std::sync::atomic::AtomicU64]>,
-}
-
-impl ProbeCache {
-    /// The most slots a level's cache has (512 KiB).
-    const MAX_SLOTS: u64 = 1 << 16;
-
-    /// A cache for a level of `boards` boards: as many slots as boards, up
-    /// to [`ProbeCache::MAX_SLOTS`].
-    fn new(boards: u64) -> ProbeCache {
-        let slots = boards.clamp(1, Self::MAX_SLOTS).next_power_of_two();
-        ProbeCache {
-            slots: (0..slots)
-                .map(|_| std::sync::atomic::AtomicU64::new(0))
-                .collect(),
-        }
-    }
-
-    #[inline]
-    fn slot(&self, r: u64) -> &std::sync::atomic::AtomicU64 {
-        // Fibonacci hashing: neighbouring ranks spread over the slots.
-        let i = (r.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 40) as usize;
-        &self.slots[i & (self.slots.len() - 1)]
-    }
-
-    #[inline]
-    fn get(&self, r: u64) -> Option<u16> {
-        let word = self.slot(r).load(std::sync::atomic::Ordering::Relaxed);
-        (word >> 16 == r + 1).then_some(word as u16)
-    }
-
-    #[inline]
-    fn put(&self, r: u64, entry: u16) {
-        self.slot(r).store(
-            (r + 1) << 16 | u64::from(entry),
-            std::sync::atomic::Ordering::Relaxed,
-        );
-    }
 }
 
 /// The version a framed header starts with (its first field).
@@ -520,7 +471,6 @@ impl TableFile {
             }
         };
         let table = TableFile {
-            cache: compact.as_ref().map(|_| ProbeCache::new(header.boards)),
             header,
             map,
             offset,
@@ -613,15 +563,7 @@ impl TableFile {
         match (&self.compact, &self.decoded) {
             (None, _) => self.header.encoding.entry(self.payload(), r),
             (Some(_), Some(raw)) => self.header.encoding.entry(raw, r),
-            (Some(c), None) => {
-                let cache = self.cache.as_ref().expect("a compact level has a cache");
-                if let Some(entry) = cache.get(r) {
-                    return entry;
-                }
-                let entry = c.entry(self.payload(), r);
-                cache.put(r, entry);
-                entry
-            }
+            (Some(c), None) => c.entry(self.payload(), r),
         }
     }
 
@@ -631,7 +573,6 @@ impl TableFile {
     pub fn decode_in_memory(&mut self) -> io::Result<u64> {
         if self.compact.is_some() && self.decoded.is_none() {
             self.decoded = Some(self.decode_all()?);
-            self.cache = None;
         }
         Ok(self.decoded.as_ref().map_or(0, |d| d.len() as u64))
     }

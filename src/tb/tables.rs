@@ -129,11 +129,7 @@ impl Tablebase {
 /// Reads the value of rank `r` from a payload.
 #[inline]
 pub fn decode(encoding: Encoding, payload: &[u8], r: u64) -> Value {
-    let r = r as usize;
-    match encoding {
-        Encoding::ForcedPair => Value::new(payload[2 * r], payload[2 * r + 1]),
-        Encoding::Score => Value::from_score(payload[r] as i8),
-    }
+    encoding.value(encoding.entry(payload, r))
 }
 
 /// Starts loading the entry of rank `r` of a payload into the cache.

@@ -3,10 +3,10 @@
 
 use rayon::prelude::*;
 
-use super::bits::peek;
+use super::cache::ProbeCache;
 use super::huffman::Decoder;
 use super::model::{Model, START};
-use super::{CompactInfo, Section, meta_checksum};
+use super::{BLOCK_BYTES, CompactInfo, Section, meta_checksum};
 use crate::tb::file::checksum_serial;
 
 /// A compact level's model and where its sections lie in the payload.
@@ -18,6 +18,8 @@ pub struct CompactLevel {
     /// Every context's codes of at most [`FAST_BITS`] bits in one table, by
     /// context then prefix (see [`fast_entry`]).
     fast: Box<[u32]>,
+    /// Recent probes' entries.
+    cache: ProbeCache,
     boards: u64,
     blocks: usize,
     sparse_at: usize,
@@ -105,7 +107,7 @@ impl CompactLevel {
             return Err("checksum mismatch: the index or model is damaged".to_string());
         }
         let blocks = counts.len();
-        let bb = coding.block_bytes as usize;
+        let bb = BLOCK_BYTES;
         let step = 1u64 << coding.sparse_shift;
         if data.len() != blocks * bb + 8
             || sparse.len() as u64 != 8 * boards.div_ceil(step)
@@ -121,6 +123,7 @@ impl CompactLevel {
         let level = CompactLevel {
             info,
             fast: fast_table(&decoders, &model.next_context),
+            cache: ProbeCache::new(boards),
             decoders,
             symbols: model.symbols,
             next_context: model.next_context,
@@ -170,6 +173,17 @@ impl CompactLevel {
     /// some entry of the level, never to a panic.
     #[inline]
     pub fn entry(&self, payload: &[u8], r: u64) -> u16 {
+        if let Some(entry) = self.cache.get(r) {
+            return entry;
+        }
+        let entry = self.decode_entry(payload, r);
+        self.cache.put(r, entry);
+        entry
+    }
+
+    /// [`CompactLevel::entry`] decoded from the block.
+    #[inline]
+    fn decode_entry(&self, payload: &[u8], r: u64) -> u16 {
         let shift = self.info.coding.sparse_shift;
         let e = self.sparse_entry(payload, (r >> shift) as usize);
         let mut block = (e >> 8) as usize;
@@ -184,75 +198,52 @@ impl CompactLevel {
             before -= u64::from(c);
             block += 1;
         }
-        let bb = self.info.coding.block_bytes as usize;
-        let bytes = payload.get(self.data_at + block * bb..).unwrap_or(&[]);
-        self.symbols[usize::from(self.decode_nth(bytes, before as usize))]
-    }
-
-    /// The symbol of the board `n` places into the block at the start of
-    /// `bytes`.
-    #[inline]
-    fn decode_nth(&self, bytes: &[u8], n: usize) -> u16 {
-        if let Some(block) = bytes.get(..32)
-            && self.info.coding.block_bytes == 32
-        {
-            return self.decode_nth_32(block.try_into().expect("32 bytes"), n);
-        }
-        let mut pos = 0;
-        let mut context = START;
         let mut symbol = 0;
-        for _ in 0..=n {
-            let window = peek(bytes, pos);
-            let prefix = (window >> (64 - FAST_BITS)) as usize;
-            let entry = self
-                .fast
-                .get(context << FAST_BITS | prefix)
-                .copied()
-                .unwrap_or(SLOW);
-            if entry & SLOW == 0 {
-                pos += (entry >> 24) as usize;
-                symbol = (entry & 0xFFF) as u16;
-                context = (entry >> 12 & 0xFFF) as usize;
-            } else {
-                symbol = self.decoders[context].decode_long(window, &mut pos);
-                context = self.context_after(symbol);
-            }
+        if let Some(bytes) = self.block(payload, block) {
+            self.decode_block(bytes, before as usize + 1, |s| symbol = s);
         }
-        symbol
+        self.symbols[usize::from(symbol)]
     }
 
-    /// [`CompactLevel::decode_nth`] of a block of 32 bytes, its bits held
-    /// in two registers that shift as codes are read (no load on the
-    /// chain from one code to the next but the table's).
+    /// The block `b`'s 32 bytes (`None` past the data: only with a damaged
+    /// index, which opening refuses).
     #[inline]
-    fn decode_nth_32(&self, block: &[u8; 32], n: usize) -> u16 {
+    fn block<'p>(&self, payload: &'p [u8], b: usize) -> Option<&'p [u8; BLOCK_BYTES]> {
+        let at = self.data_at + b * BLOCK_BYTES;
+        payload.get(at..at + BLOCK_BYTES)?.try_into().ok()
+    }
+
+    /// Decodes the first `count` symbols of a block, calling `visit` with
+    /// each. The block's bits are held in two registers that shift as
+    /// codes are read: no load on the chain from one code to the next but
+    /// the fast table's.
+    #[inline]
+    fn decode_block(&self, block: &[u8; BLOCK_BYTES], count: usize, mut visit: impl FnMut(u16)) {
         let mut high = u128::from_be_bytes(block[..16].try_into().expect("16 bytes"));
         let mut low = u128::from_be_bytes(block[16..].try_into().expect("16 bytes"));
         let mut context = START;
-        let mut symbol = 0;
-        for _ in 0..=n {
+        for _ in 0..count {
             let prefix = (high >> (128 - FAST_BITS)) as usize;
             let entry = self
                 .fast
                 .get(context << FAST_BITS | prefix)
                 .copied()
                 .unwrap_or(SLOW);
-            let len = if entry & SLOW == 0 {
-                symbol = (entry & 0xFFF) as u16;
+            let (symbol, len) = if entry & SLOW == 0 {
                 context = (entry >> 12 & 0xFFF) as usize;
-                entry >> 24
+                ((entry & 0xFFF) as u16, entry >> 24)
             } else {
                 let mut pos = 0;
-                symbol = self.decoders[context].decode_long((high >> 64) as u64, &mut pos);
+                let symbol = self.decoders[context].decode_long((high >> 64) as u64, &mut pos);
                 context = self.context_after(symbol);
-                pos as u32
+                (symbol, pos as u32)
             };
+            visit(symbol);
             // `len` is at most 15: `low >> 1 >> (127 - len)` is `low >>
             // (128 - len)` without the overflow at 0.
             high = high << len | low >> 1 >> (127 - len);
             low <<= len;
         }
-        symbol
     }
 
     #[inline]
@@ -275,10 +266,9 @@ impl CompactLevel {
     /// Whether chunk `i`'s data matches its checksum.
     fn chunk_is_intact(&self, payload: &[u8], i: usize) -> bool {
         let (per, _) = self.chunking();
-        let bb = self.info.coding.block_bytes as usize;
         let first = i * per;
         let last = (first + per).min(self.blocks);
-        let data = &payload[self.data_at + first * bb..self.data_at + last * bb];
+        let data = &payload[self.data_at + first * BLOCK_BYTES..self.data_at + last * BLOCK_BYTES];
         let at = self.chunks_at + 4 * i;
         let stored = u32::from_le_bytes(payload[at..at + 4].try_into().expect("4 bytes"));
         checksum_serial(data) == stored
@@ -336,16 +326,15 @@ impl CompactLevel {
     /// chunk's boards).
     pub fn decode_chunk(&self, payload: &[u8], i: usize, width: usize, out: &mut [u8]) {
         let (per, _) = self.chunking();
-        let bb = self.info.coding.block_bytes as usize;
         let counts = &payload[self.counts_at..self.counts_at + self.blocks];
         let mut at = 0;
-        for b in i * per..((i + 1) * per).min(self.blocks) {
-            let bytes = &payload[self.data_at + b * bb..];
-            let mut pos = 0;
-            let mut context = START;
-            for _ in 0..counts[b] {
-                let s = self.decoders[context].decode(bytes, &mut pos);
-                context = self.context_after(s);
+        let first = i * per;
+        let last = (first + per).min(self.blocks);
+        for (b, &count) in counts.iter().enumerate().take(last).skip(first) {
+            let Some(block) = self.block(payload, b) else {
+                return;
+            };
+            self.decode_block(block, usize::from(count), |s| {
                 let e = self.symbols[usize::from(s)];
                 if width == 2 {
                     out[at..at + 2].copy_from_slice(&e.to_be_bytes());
@@ -353,7 +342,7 @@ impl CompactLevel {
                     out[at] = e as u8;
                 }
                 at += width;
-            }
+            });
         }
     }
 

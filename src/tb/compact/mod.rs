@@ -28,6 +28,7 @@
 //! decodes that block up to `r`.
 
 pub mod bits;
+pub mod cache;
 pub mod convert;
 pub mod encode;
 pub mod huffman;
@@ -43,13 +44,17 @@ pub use level::CompactLevel;
 /// The header version of compact files (raw files are version 1).
 pub const COMPACT_VERSION: u32 = 2;
 
+/// Bytes a block takes: the probe holds a block's bits in two 128-bit
+/// registers.
+pub const BLOCK_BYTES: usize = 32;
+
 /// The most boards a block holds (its count is a byte).
 pub const MAX_BOARDS_PER_BLOCK: usize = 255;
 
 /// How a level was cut and indexed.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Coding {
-    /// Bytes a block takes.
+    /// Bytes a block takes ([`BLOCK_BYTES`], recorded for formats to come).
     pub block_bytes: u32,
     /// The sparse index holds every `2^sparse_shift`-th rank.
     pub sparse_shift: u8,
@@ -60,15 +65,14 @@ pub struct Coding {
 impl Coding {
     /// The coding `oware build` and `oware compress` write.
     pub const DEFAULT: Coding = Coding {
-        block_bytes: 32,
+        block_bytes: BLOCK_BYTES as u32,
         sparse_shift: 11,
         chunk_blocks: 2048,
     };
 
     /// Whether the parameters are within what the reader accepts.
     pub const fn is_valid(self) -> bool {
-        self.block_bytes >= 8
-            && self.block_bytes <= 4096
+        self.block_bytes as usize == BLOCK_BYTES
             && self.sparse_shift >= 4
             && self.sparse_shift <= 24
             && self.chunk_blocks >= 1
