@@ -88,25 +88,8 @@ struct Link {
 /// `[label]: target`), outside fenced code blocks and inline code.
 fn links(text: &str) -> Vec<Link> {
     let mut found = Vec::new();
-    let mut fence: Option<String> = None;
-    for (i, line) in text.lines().enumerate() {
+    for (i, line) in prose_lines(text) {
         let trimmed = line.trim_start();
-        let ticks = trimmed
-            .chars()
-            .take_while(|&c| c == '`' || c == '~')
-            .count();
-        if ticks >= 3 {
-            let marker = &trimmed[..ticks];
-            match &fence {
-                Some(open) if marker.starts_with(open.as_str()) => fence = None,
-                Some(_) => {}
-                None => fence = Some(marker.to_string()),
-            }
-            continue;
-        }
-        if fence.is_some() {
-            continue;
-        }
         let line_no = i + 1;
         // A reference definition: `[label]: target`.
         if let Some(rest) = trimmed.strip_prefix('[')
@@ -160,13 +143,11 @@ fn links(text: &str) -> Vec<Link> {
     found
 }
 
-/// The anchors of a markdown file's headings, as mdBook (and GitHub) make
-/// them: the heading's text without its markup, lower-cased, spaces turned
-/// into `-`, other punctuation dropped; a repeated one gets `-1`, `-2`….
-fn anchors(text: &str) -> HashSet<String> {
-    let mut seen = HashSet::new();
+/// The lines of a markdown file outside its fenced code blocks, with
+/// their indices (0-based).
+fn prose_lines(text: &str) -> impl Iterator<Item = (usize, &str)> {
     let mut fence: Option<String> = None;
-    for line in text.lines() {
+    text.lines().enumerate().filter(move |(_, line)| {
         let trimmed = line.trim_start();
         let ticks = trimmed
             .chars()
@@ -179,9 +160,19 @@ fn anchors(text: &str) -> HashSet<String> {
                 Some(_) => {}
                 None => fence = Some(marker.to_string()),
             }
-            continue;
+            return false;
         }
-        if fence.is_some() || !line.starts_with('#') {
+        fence.is_none()
+    })
+}
+
+/// The anchors of a markdown file's headings, as mdBook (and GitHub) make
+/// them: the heading's text without its markup, lower-cased, spaces turned
+/// into `-`, other punctuation dropped; a repeated one gets `-1`, `-2`….
+fn anchors(text: &str) -> HashSet<String> {
+    let mut seen = HashSet::new();
+    for (_, line) in prose_lines(text) {
+        if !line.starts_with('#') {
             continue;
         }
         let title = line.trim_start_matches('#').trim();
