@@ -377,6 +377,30 @@ impl LiveGame {
         Some(c)
     }
 
+    /// The next game of the same players, each on the other side (tokens
+    /// and names go with their seats): the same rules and time control, a
+    /// fresh start, under `id` and in `series` (a rematch: none).
+    pub fn next_swapped(
+        &self,
+        id: String,
+        series: Option<(SharedSeries, u32, Player)>,
+    ) -> LiveGame {
+        let [south, north] = self.seats.clone();
+        LiveGame {
+            id,
+            game: self.game.restarted(),
+            captures: Vec::new(),
+            seats: [north, south],
+            ending: None,
+            draw_offer: None,
+            series,
+            created: now_ms() / 1000,
+            rematch_offer: None,
+            rematch: None,
+            clock: self.fresh_clock(),
+        }
+    }
+
     /// The clocks as at the start of a game of the same time control.
     pub fn fresh_clock(&self) -> Option<ClockRow> {
         self.clock.as_ref().map(|c| ClockRow {

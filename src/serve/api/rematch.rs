@@ -14,7 +14,7 @@ use serde::Deserialize;
 use super::error::*;
 use super::play::*;
 use super::{entry, state_for};
-use crate::serve::games::{LiveGame, SeatKind, new_id, now_ms};
+use crate::serve::games::{SeatKind, new_id};
 use crate::serve::{App, LoadError};
 
 #[derive(Deserialize)]
@@ -87,23 +87,10 @@ pub(super) async fn rematch(
         return Ok(Json(state_for(&entry, &live, Some(&sides))).into_response());
     }
     // The same players, each on the other side (tokens and names with them).
-    let [south, north] = live.seats.clone();
     let mut tries = 0;
     let new = loop {
         tries += 1;
-        let new = LiveGame {
-            id: new_id().map_err(internal)?,
-            game: live.game.restarted(),
-            captures: Vec::new(),
-            seats: [north.clone(), south.clone()],
-            ending: None,
-            draw_offer: None,
-            series: None,
-            created: now_ms() / 1000,
-            rematch_offer: None,
-            rematch: None,
-            clock: live.fresh_clock(),
-        };
+        let new = live.next_swapped(new_id().map_err(internal)?, None);
         if app
             .store
             .insert_game(new.to_row(), None)

@@ -11,7 +11,7 @@ use axum::response::{IntoResponse, Response};
 use super::error::*;
 use super::play::*;
 use super::{entry, state_for};
-use crate::serve::games::{LiveGame, new_id};
+use crate::serve::games::new_id;
 use crate::serve::store::SeriesGameRow;
 use crate::serve::{App, LoadError};
 
@@ -51,24 +51,12 @@ pub(super) async fn next(
         return Err(bad("the series is decided"));
     }
     // Sides alternate: each player takes the other seat.
-    let [south, north] = live.seats.clone();
     let player = south_player.other();
     let mut tries = 0;
     let new = loop {
         tries += 1;
-        let new = LiveGame {
-            id: new_id().map_err(internal)?,
-            game: live.game.restarted(),
-            captures: Vec::new(),
-            seats: [north.clone(), south.clone()],
-            ending: None,
-            draw_offer: None,
-            series: Some((Arc::clone(&shared), index + 1, player)),
-            created: crate::serve::games::now_ms() / 1000,
-            rematch_offer: None,
-            rematch: None,
-            clock: live.fresh_clock(),
-        };
+        let series = Some((Arc::clone(&shared), index + 1, player));
+        let new = live.next_swapped(new_id().map_err(internal)?, series);
         let mut row = new.to_row();
         row.series = Some((series_id.clone(), index + 1, player.to_string()));
         if app.store.insert_game(row, None).await.map_err(internal)? {
