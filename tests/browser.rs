@@ -552,14 +552,7 @@ async fn run() {
         .unwrap()
         .expect("an opponent link");
     assert!(link.contains("token="), "opponent link {link:?}");
-    let watch = a
-        .find(Locator::Css("#watch-link"))
-        .await
-        .unwrap()
-        .prop("value")
-        .await
-        .unwrap()
-        .unwrap();
+    let watch = value_of(&a, "#watch-link").await;
     assert!(!watch.contains("token="), "watch link {watch:?}");
     let b = browser(&driver, &tmp.path().join("profile-b"), 1024, 800).await;
     b.goto(&link).await.unwrap();
@@ -847,6 +840,17 @@ async fn text_of(c: &Client, css: &str) -> String {
         .unwrap()
 }
 
+/// The `value` of the form field at `css`.
+async fn value_of(c: &Client, css: &str) -> String {
+    c.find(Locator::Css(css))
+        .await
+        .unwrap_or_else(|e| panic!("no {css}: {e}"))
+        .prop("value")
+        .await
+        .unwrap()
+        .unwrap_or_else(|| panic!("{css} has no value"))
+}
+
 async fn attr_of(c: &Client, css: &str, name: &str) -> Option<String> {
     c.find(Locator::Css(css))
         .await
@@ -904,22 +908,8 @@ async fn issue_31() {
     wait_board(&a, "the linked game", |s| s.ply == 0).await;
     assert_seen_from(&layout(&a).await, "S");
     wait_css(&a, "#opponent-link").await;
-    let link = a
-        .find(Locator::Css("#opponent-link"))
-        .await
-        .unwrap()
-        .prop("value")
-        .await
-        .unwrap()
-        .unwrap();
-    let watch = a
-        .find(Locator::Css("#watch-link"))
-        .await
-        .unwrap()
-        .prop("value")
-        .await
-        .unwrap()
-        .unwrap();
+    let link = value_of(&a, "#opponent-link").await;
+    let watch = value_of(&a, "#watch-link").await;
     b.goto(&link).await.unwrap();
     wait_board(&b, "North's page", |s| s.ply == 0).await;
     assert_seen_from(&layout(&b).await, "N");
@@ -1014,14 +1004,7 @@ async fn issue_31() {
     let clock = text_of(&a, "#clock-N").await;
     assert!(clock.contains("1:00"), "{clock:?}");
     wait_css(&a, "#opponent-link").await;
-    let link = a
-        .find(Locator::Css("#opponent-link"))
-        .await
-        .unwrap()
-        .prop("value")
-        .await
-        .unwrap()
-        .unwrap();
+    let link = value_of(&a, "#opponent-link").await;
     b.execute("localStorage.clear();", vec![]).await.unwrap();
     b.goto(&link).await.unwrap();
     b.refresh().await.unwrap();
