@@ -21,9 +21,9 @@ pub struct CompressArgs {
     db: Option<PathBuf>,
     #[command(flatten)]
     rules: TableRulesArgs,
-    /// Only this level.
-    #[arg(long)]
-    level: Option<usize>,
+    /// Only this level (0..=48).
+    #[arg(long, value_parser = clap::value_parser!(u8).range(0..=48))]
+    level: Option<u8>,
     /// Worker threads (default: every core).
     #[arg(long)]
     threads: Option<usize>,
@@ -46,11 +46,17 @@ pub fn run(args: CompressArgs) -> Result<()> {
     let json = args.json;
     let done = pool
         .install(|| {
-            compress_folder(&dir, rules, args.level, Coding::DEFAULT, |c| {
-                if !json {
-                    output::line(c.describe());
-                }
-            })
+            compress_folder(
+                &dir,
+                rules,
+                args.level.map(usize::from),
+                Coding::DEFAULT,
+                |c| {
+                    if !json {
+                        output::line(c.describe());
+                    }
+                },
+            )
         })
         .with_context(|| format!("cannot compress the tables in {}", dir.display()))?;
     if done.is_empty() {

@@ -204,11 +204,14 @@ impl Levels {
 /// environment variable `OWARE_TB_MEMORY` in MiB, else
 /// [`DEFAULT_DECODE_MIB`].
 pub fn decode_budget() -> u64 {
-    std::env::var("OWARE_TB_MEMORY")
-        .ok()
-        .and_then(|v| v.trim().parse::<u64>().ok())
-        .unwrap_or(DEFAULT_DECODE_MIB)
-        << 20
+    let mib = match std::env::var("OWARE_TB_MEMORY") {
+        Err(_) => DEFAULT_DECODE_MIB,
+        Ok(v) => v.trim().parse::<u64>().unwrap_or_else(|_| {
+            eprintln!("OWARE_TB_MEMORY={v:?} is not a number of MiB; using {DEFAULT_DECODE_MIB}");
+            DEFAULT_DECODE_MIB
+        }),
+    };
+    mib.min(1 << 40) << 20
 }
 
 /// The default of [`decode_budget`], in MiB: levels 0..22 of Abapa
