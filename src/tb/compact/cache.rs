@@ -14,7 +14,7 @@ pub struct ProbeCache {
 
 impl ProbeCache {
     /// The most slots a level's cache has (512 KiB).
-    const MAX_SLOTS: u64 = 1 << 16;
+    pub const MAX_SLOTS: u64 = 1 << 16;
 
     /// A cache for a level of `boards` boards: as many slots as boards, up
     /// to [`ProbeCache::MAX_SLOTS`].
