@@ -44,6 +44,12 @@ pub struct BuildArgs {
     /// 4.3 bits a board); `oware compress` converts them later.
     #[arg(long)]
     raw: bool,
+    /// The most memory the build may take, as `16GB`, `12GiB` or `9000MB`
+    /// (default: what the machine has available, less a quarter). Each
+    /// level needs its own state (3 bytes a board: 8.2 GB at level 30); the
+    /// rest goes to copies of the lower levels, which make it faster.
+    #[arg(long, value_name = "SIZE", value_parser = parse_memory)]
+    memory: Option<u64>,
     /// Worker threads (default: every core).
     #[arg(long)]
     threads: Option<usize>,
@@ -103,11 +109,21 @@ fn build<G: tb::TableGame>(args: &BuildArgs, game: &G, dir: &Path) -> Result<()>
     let present = estimate::present_levels(dir, rules, args.max_seeds);
     let plan = estimate::estimate(&sizes, &present, &costs);
     if !args.json {
-        output::line(describe_estimate(&plan, args.raw));
+        output::line(describe_estimate(&plan, args.raw, args.memory));
+    }
+    if let Some(limit) = args.memory
+        && limit < plan.working_memory
+    {
+        anyhow::bail!(
+            "--memory {}: the largest level needs about {} for its own state; give more, or pick a smaller --max-seeds",
+            estimate::bytes(limit),
+            estimate::bytes(plan.working_memory)
+        );
     }
     if !args.force {
         check_room(&plan, dir)?;
     }
+    tb::resident::set_memory_limit(args.memory);
     interrupt::install();
     let started = Instant::now();
     // Each level's line is printed once its file is in place, so a reader
@@ -159,7 +175,7 @@ fn build<G: tb::TableGame>(args: &BuildArgs, game: &G, dir: &Path) -> Result<()>
 }
 
 /// The estimate's line: `estimate for levels 21..24 (…): 949 M boards, …`.
-fn describe_estimate(plan: &estimate::Estimate, raw: bool) -> String {
+fn describe_estimate(plan: &estimate::Estimate, raw: bool, limit: Option<u64>) -> String {
     let (Some(first), Some(last)) = (plan.levels.first(), plan.levels.last()) else {
         return "estimate: every level is built already".to_string();
     };
@@ -173,10 +189,20 @@ fn describe_estimate(plan: &estimate::Estimate, raw: bool) -> String {
         estimate::count(plan.boards),
         estimate::bytes(plan.disk_bytes),
         if raw { "raw" } else { "compact" },
-        estimate::bytes(plan.peak_memory),
+        estimate::bytes(plan.peak_memory.min(limit.unwrap_or(u64::MAX))),
         estimate::duration(plan.seconds),
         estimate::MEASURED_ON,
     )
+}
+
+/// A `--memory` size: a number with a unit of bytes (`16GB`, `12GiB`,
+/// `9000MB`); a bare number is bytes.
+fn parse_memory(text: &str) -> Result<u64, String> {
+    let size: bytesize::ByteSize = text
+        .trim()
+        .parse()
+        .map_err(|_| format!("{text:?} is not a size; write it as 16GB, 12GiB or 9000MB"))?;
+    Ok(size.as_u64())
 }
 
 /// Refuses a build the free disk under `dir` or the available memory
@@ -272,6 +298,8 @@ mod interrupt {
 #[cfg(feature = "mpi")]
 fn run_distributed(args: &BuildArgs, variant: oware::Variant, dir: &Path) -> Result<()> {
     let pool = thread_pool(args.threads)?;
+    // Each rank's own limit.
+    tb::resident::set_memory_limit(args.memory);
     let opts = tb::BuildOptions {
         dir,
         variant,

@@ -12,6 +12,7 @@
 //! maps as before.
 
 use std::ops::Range;
+use std::sync::atomic::{AtomicU64, Ordering};
 
 use super::build::LowerLevels;
 use super::file::Encoding;
@@ -67,6 +68,17 @@ impl<'a> Resident<'a> {
     ) -> Resident<'a> {
         let mut copies: Vec<Option<(Encoding, Scratch)>> = (0..level).map(|_| None).collect();
         let mut left = budget;
+        // Under a memory limit the compact files the level reads count
+        // too: every page of them is touched, and counted in the RSS.
+        if memory_limit().is_some() {
+            let mapped: u64 = reach
+                .clone()
+                .filter_map(|lower| tables.table(lower))
+                .filter(|table| table.is_compact())
+                .map(|table| table.file_bytes())
+                .sum();
+            left = left.saturating_sub(mapped);
+        }
         for lower in reach.rev() {
             let Some(table) = tables.table(lower) else {
                 continue;
@@ -165,16 +177,36 @@ pub fn meminfo(name: &str) -> Option<u64> {
     Some(kib.saturating_mul(1024))
 }
 
+/// The memory a build may take (`oware build --memory`); `u64::MAX`: no
+/// limit but the machine's.
+static MEMORY_LIMIT: AtomicU64 = AtomicU64::new(u64::MAX);
+
+/// Limits the memory of the builds that follow in this process to `bytes`
+/// (`None`: the machine's memory only). The limit bounds the copies of
+/// lower levels, which are the part a build can do without: the level's
+/// own working memory is what it is.
+pub fn set_memory_limit(bytes: Option<u64>) {
+    MEMORY_LIMIT.store(bytes.unwrap_or(u64::MAX), Ordering::Relaxed);
+}
+
+/// The limit [`set_memory_limit`] set, if any.
+pub fn memory_limit() -> Option<u64> {
+    let limit = MEMORY_LIMIT.load(Ordering::Relaxed);
+    (limit != u64::MAX).then_some(limit)
+}
+
 /// Bytes the build may spend on copies while `working` bytes are in use
 /// for the level itself: what the kernel reports available, less the
 /// working memory and a quarter of the machine's memory kept free (for the
-/// page cache the build writes through, and for everything else). Zero
-/// where the kernel does not say.
+/// page cache the build writes through, and for everything else); and no
+/// more than the [memory limit](set_memory_limit) less the working memory.
+/// Zero where the kernel does not say.
 pub fn copy_budget(working: u64) -> u64 {
-    match (meminfo("MemAvailable:"), meminfo("MemTotal:")) {
+    let machine = match (meminfo("MemAvailable:"), meminfo("MemTotal:")) {
         (Some(available), Some(total)) => {
             available.saturating_sub(working.saturating_add(total / 4))
         }
         _ => 0,
-    }
+    };
+    machine.min(MEMORY_LIMIT.load(Ordering::Relaxed).saturating_sub(working))
 }
