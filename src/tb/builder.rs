@@ -248,37 +248,65 @@ impl LevelStats {
     ) -> LevelStats {
         const BLOCK: u64 = 1 << 16;
         let rules = rules.into();
-        let scores = rules.encoding() == Encoding::Score;
         let size = rules.level_size(level);
-        let bins = if scores { 97 } else { 49 };
-        let empty = || LevelStats {
-            exact: 0,
-            histogram: vec![0; bins],
-        };
         (0..size.div_ceil(BLOCK))
             .into_par_iter()
             .map(|block| {
-                let mut s = empty();
+                let mut s = LevelStats::empty(rules);
                 for r in block * BLOCK..(block * BLOCK + BLOCK).min(size) {
-                    let v = value(r);
-                    if scores {
-                        s.exact += 1;
-                        s.histogram[(i16::from(v.score()) + 48) as usize] += 1;
-                    } else {
-                        s.exact += u64::from(v.is_exact(level as u8));
-                        s.histogram[v.mover as usize] += 1;
-                    }
+                    s.count(level, rules, value(r));
                 }
                 s
             })
-            .reduce(empty, |mut a, b| {
-                a.exact += b.exact;
-                a.histogram
-                    .iter_mut()
-                    .zip(&b.histogram)
-                    .for_each(|(x, y)| *x += y);
-                a
-            })
+            .reduce(|| LevelStats::empty(rules), LevelStats::join)
+    }
+
+    /// [`LevelStats::of`] the level `table` holds, read chunk by chunk.
+    pub fn of_file(level: usize, rules: TableRules, table: &TableFile) -> LevelStats {
+        let encoding = table.header().encoding;
+        let width = encoding.bytes_per_board();
+        table.fold_entries(
+            || LevelStats::empty(rules),
+            |mut s, run| {
+                for r in 0..(run.len() / width) as u64 {
+                    s.count(level, rules, encoding.value(encoding.entry(run, r)));
+                }
+                s
+            },
+            LevelStats::join,
+        )
+    }
+
+    fn empty(rules: TableRules) -> LevelStats {
+        let bins = if rules.encoding() == Encoding::Score {
+            97
+        } else {
+            49
+        };
+        LevelStats {
+            exact: 0,
+            histogram: vec![0; bins],
+        }
+    }
+
+    #[inline]
+    fn count(&mut self, level: usize, rules: TableRules, v: Value) {
+        if rules.encoding() == Encoding::Score {
+            self.exact += 1;
+            self.histogram[(i16::from(v.score()) + 48) as usize] += 1;
+        } else {
+            self.exact += u64::from(v.is_exact(level as u8));
+            self.histogram[v.mover as usize] += 1;
+        }
+    }
+
+    fn join(mut self, other: LevelStats) -> LevelStats {
+        self.exact += other.exact;
+        self.histogram
+            .iter_mut()
+            .zip(&other.histogram)
+            .for_each(|(x, y)| *x += y);
+        self
     }
 }
 
@@ -545,8 +573,7 @@ pub fn build_levels_as<G: TableGame>(
         match TableFile::open(&path, rules, level, true) {
             Ok(_) => {
                 levels.load(level, false)?;
-                let table = levels.loaded(level);
-                let stats = LevelStats::of(level, rules, |r| table.value(r));
+                let stats = LevelStats::of_file(level, rules, levels.loaded(level));
                 let summary = LevelSummary {
                     level,
                     boards: rules.level_size(level),

@@ -140,7 +140,7 @@ pub fn levels_stats(levels: &Levels) -> Result<Vec<LevelReport>, TableError> {
         .map(|level| {
             let table = levels.require(level)?;
             table.verify_checksum()?;
-            let s = LevelStats::of(level, rules, |r| table.value(r));
+            let s = LevelStats::of_file(level, rules, table);
             let histogram = s
                 .histogram
                 .iter()
