@@ -9,7 +9,8 @@ use std::path::{Path, PathBuf};
 
 use oware::Variant;
 use oware::mancala::MancalaRules;
-use oware::tb::compact::{Coding, compress_folder};
+use oware::tb::compact::convert::first_difference;
+use oware::tb::compact::{COMPACT_V2, COMPACT_VERSION, Coding, compress_folder};
 use oware::tb::{TableFile, TableFormat, TableRules, build_levels_as, table_path};
 use proptest::prelude::*;
 
@@ -132,16 +133,34 @@ fn a_build_writes_compact_levels_that_equal_a_raw_build() {
     assert!(leftovers.is_empty(), "{leftovers:?}");
 }
 
+/// Abapa's levels 0..12 raw and compact, built once for the tests that
+/// need a level of over a million boards.
+fn abapa_12() -> &'static Pair {
+    use std::sync::OnceLock;
+    static PAIR: OnceLock<Pair> = OnceLock::new();
+    PAIR.get_or_init(|| pair(TableRules::Oware(Variant::Abapa), 12))
+}
+
+/// Level 12 (1.3 M boards) decodes whole to the raw entries.
+#[test]
+fn a_large_level_decodes_whole_to_the_raw_entries() {
+    let rules = TableRules::Oware(Variant::Abapa);
+    let p = abapa_12();
+    let compact = open(&p.compact, rules, 12);
+    let raw = open(&p.raw, rules, 12);
+    let payload = raw.raw_payload().expect("a raw level");
+    assert_eq!(first_difference(&compact, payload, 2), None);
+    assert_eq!(&compact.decode_all().unwrap()[..], payload);
+}
+
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(64))]
 
     /// Random ranks of the largest level probe the same values.
     #[test]
     fn random_probes_agree(ranks in proptest::collection::vec(any::<u64>(), 1..200)) {
-        use std::sync::OnceLock;
-        static PAIR: OnceLock<Pair> = OnceLock::new();
         let rules = TableRules::Oware(Variant::Abapa);
-        let p = PAIR.get_or_init(|| pair(rules, 12));
+        let p = abapa_12();
         let raw = open(&p.raw, rules, 12);
         let compact = open(&p.compact, rules, 12);
         for r in ranks {
@@ -235,7 +254,24 @@ fn a_future_format_and_other_rules_are_refused() {
     // The version is the header's first field (one byte in bincode's
     // varint encoding): a version from the future.
     let mut bytes = std::fs::read(&path).unwrap();
-    assert_eq!(bytes[12], 2);
+    assert_eq!(u32::from(bytes[12]), COMPACT_VERSION);
+    // A file of the version before classes (one class, as every level
+    // this small has) reads the same, and `compress` codes it anew.
+    let values = |t: &TableFile| {
+        (0..t.header().boards)
+            .map(|r| t.value(r))
+            .collect::<Vec<_>>()
+    };
+    let current = values(&open(&p.compact, rules, 6));
+    bytes[12] = COMPACT_V2 as u8;
+    std::fs::write(&path, &bytes).unwrap();
+    assert_eq!(values(&open(&p.compact, rules, 6)), current);
+    let done = compress_folder(&p.compact, rules, Some(6), Coding::DEFAULT, |_| {}).unwrap();
+    assert!(done[0].converted);
+    let recoded = open(&p.compact, rules, 6);
+    assert_eq!(recoded.header().version, COMPACT_VERSION);
+    assert_eq!(values(&recoded), current);
+    let mut bytes = std::fs::read(&path).unwrap();
     bytes[12] = 9;
     std::fs::write(&path, &bytes).unwrap();
     let err = TableFile::open(&path, rules, 6, true)

@@ -15,7 +15,7 @@ use std::path::{Path, PathBuf};
 use memmap2::Mmap;
 use serde::{Deserialize, Serialize};
 
-use super::compact::{COMPACT_VERSION, CompactInfo, CompactLevel, Compressed};
+use super::compact::{COMPACT_V2, COMPACT_VERSION, CompactInfo, CompactLevel, Compressed};
 use super::rules::TableRules;
 use super::value::Value;
 use crate::Variant;
@@ -399,7 +399,7 @@ impl TableFile {
                     read_framed_header(&map, &MAGIC, "table").map_err(bad)?;
                 (header, None, end)
             }
-            COMPACT_VERSION => {
+            COMPACT_V2 | COMPACT_VERSION => {
                 let (header, end): (CompactHeader, usize) =
                     read_framed_header(&map, &MAGIC, "table").map_err(bad)?;
                 (header.table, Some(header.compact), end)
@@ -411,7 +411,7 @@ impl TableFile {
                     ""
                 };
                 return Err(bad(format!(
-                    "format version {v}{newer}; this build reads {FORMAT_VERSION} (raw) and {COMPACT_VERSION} (compact)"
+                    "format version {v}{newer}; this build reads {FORMAT_VERSION} (raw) and {COMPACT_V2}..={COMPACT_VERSION} (compact)"
                 )));
             }
         };
@@ -646,7 +646,7 @@ impl TableFile {
             None => self
                 .payload()
                 .par_chunks(width << 16)
-                .fold(&init, |acc, run| fold(acc, run))
+                .fold(&init, &fold)
                 .reduce(&init, reduce),
             Some(c) => {
                 let payload = self.payload();

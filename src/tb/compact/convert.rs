@@ -191,7 +191,8 @@ pub fn entropy(raw: &[u8], width: usize) -> f64 {
 /// Converts the level file at `path` (of `rules`, `level`) to the compact
 /// format in place: a raw file is checked against its checksum,
 /// compressed, and replaced once the compact one decodes to the same
-/// entries; a compact file is left as it is.
+/// entries; a compact file of an older format version is decoded and coded
+/// again the same way; a current compact file is left as it is.
 pub fn compress_file(
     path: &Path,
     rules: TableRules,
@@ -203,6 +204,15 @@ pub fn compress_file(
     let width = header.encoding.bytes_per_board();
     match table.raw_payload() {
         Some(raw) => write_compact_level(path, &header, raw, coding),
+        // A compact file of an older version is coded again.
+        None if header.version < super::COMPACT_VERSION => {
+            let raw = table.decode_all().map_err(|error| TableError::Io {
+                path: path.to_path_buf(),
+                error,
+            })?;
+            drop(table);
+            write_compact_level(path, &header, &raw, coding)
+        }
         None => Ok(Compaction {
             level,
             boards: header.boards,

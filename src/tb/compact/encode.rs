@@ -3,10 +3,11 @@
 
 use rayon::prelude::*;
 
+use super::Coding;
 use super::bits::BitWriter;
+use super::classes::best_class;
 use super::huffman::canonical_codes;
 use super::model::{Model, START};
-use super::{Coding, MAX_BOARDS_PER_BLOCK};
 
 /// A compressed level, ready to be written.
 pub struct Compressed {
@@ -35,28 +36,32 @@ pub fn compress(boards: u64, coding: Coding, entry: &(impl Fn(u64) -> u16 + Sync
     let symbol_of = model.symbol_map();
     let codes: Vec<Vec<u32>> = model.lengths.iter().map(|l| canonical_codes(l)).collect();
     let block_bits = 8 * coding.block_bytes as usize;
+    let contexts = model.contexts();
+    let class_bits = model.class_bits() as u8;
     let segments: Vec<(Vec<u8>, Vec<u8>)> = (0..boards.div_ceil(SEGMENT))
         .into_par_iter()
         .map(|seg| {
             let (start, end) = (seg * SEGMENT, (seg * SEGMENT + SEGMENT).min(boards));
+            let symbols: Vec<u16> = (start..end)
+                .map(|r| symbol_of[usize::from(entry(r))])
+                .collect();
             let mut data = Vec::new();
             let mut counts = Vec::new();
-            let mut r = start;
-            while r < end {
+            let mut at = 0;
+            while at < symbols.len() {
+                let (class, count) = best_class(&model, &symbols[at..], block_bits);
+                assert!(count > 0, "no class codes a symbol of the level (a bug)");
                 let mut w = BitWriter::default();
-                let mut context = START;
-                let mut count = 0usize;
-                while r < end && count < MAX_BOARDS_PER_BLOCK {
-                    let s = usize::from(symbol_of[usize::from(entry(r))]);
-                    let len = model.lengths[context][s];
-                    if w.bits() + usize::from(len) > block_bits {
-                        break;
-                    }
-                    w.write(codes[context][s], len);
-                    context = usize::from(model.next_context[s]);
-                    count += 1;
-                    r += 1;
+                if class_bits > 0 {
+                    w.write(class as u32, class_bits);
                 }
+                let mut context = START;
+                for &s in &symbols[at..at + count] {
+                    let (code, s) = (class * contexts + context, usize::from(s));
+                    w.write(codes[code][s], model.lengths[code][s]);
+                    context = usize::from(model.next_context[s]);
+                }
+                at += count;
                 let mut block = w.finish();
                 block.resize(coding.block_bytes as usize, 0);
                 data.extend_from_slice(&block);

@@ -14,6 +14,11 @@ pub struct CompactLevel {
     info: CompactInfo,
     symbols: Vec<u16>,
     next_context: Vec<u16>,
+    /// Contexts in each class.
+    contexts: usize,
+    /// Bits naming a block's class.
+    class_bits: u32,
+    /// By class then context.
     decoders: Vec<Decoder>,
     /// Every context's codes of at most [`FAST_BITS`] bits in one table, by
     /// context then prefix (see [`fast_entry`]).
@@ -33,18 +38,19 @@ const FAST_BITS: u32 = 9;
 /// A fast entry whose code is longer than [`FAST_BITS`].
 const SLOW: u32 = 1 << 31;
 
-/// A fast table entry: the code's length (bits 24..27), the context that
-/// follows its symbol (bits 12..23) and the symbol (bits 0..11); or
-/// [`SLOW`].
+/// A fast table entry: the code's length (bits 24..27), the code (class
+/// and context) that follows its symbol (bits 12..23) and the symbol (bits
+/// 0..11); or [`SLOW`].
 const fn fast_entry(len: u8, next: u16, symbol: u16) -> u32 {
     (len as u32) << 24 | (next as u32) << 12 | symbol as u32
 }
 
-fn fast_table(decoders: &[Decoder], next_context: &[u16]) -> Box<[u32]> {
+fn fast_table(decoders: &[Decoder], next_context: &[u16], contexts: usize) -> Box<[u32]> {
     let mut fast = Vec::with_capacity(decoders.len() << FAST_BITS);
-    for d in decoders {
+    for (code, d) in decoders.iter().enumerate() {
+        let class_base = code / contexts * contexts;
         for (symbol, len) in d.prefixes(FAST_BITS) {
-            let next = next_context[usize::from(symbol)];
+            let next = (class_base + usize::from(next_context[usize::from(symbol)])) as u16;
             fast.push(if len == 0 && !d.is_single() {
                 SLOW
             } else {
@@ -122,7 +128,9 @@ impl CompactLevel {
         let decoders = model.decoders();
         let level = CompactLevel {
             info,
-            fast: fast_table(&decoders, &model.next_context),
+            fast: fast_table(&decoders, &model.next_context, model.contexts()),
+            contexts: model.contexts(),
+            class_bits: model.class_bits(),
             cache: ProbeCache::new(boards),
             decoders,
             symbols: model.symbols,
@@ -152,6 +160,11 @@ impl CompactLevel {
     /// Blocks in the level.
     pub fn blocks(&self) -> usize {
         self.blocks
+    }
+
+    /// Classes of codes (1: none, see [`super::classes`]).
+    pub fn classes(&self) -> usize {
+        self.decoders.len() / self.contexts.max(1)
     }
 
     /// Distinct entries (symbols) and contexts of the model.
@@ -221,7 +234,15 @@ impl CompactLevel {
     fn decode_block(&self, block: &[u8; BLOCK_BYTES], count: usize, mut visit: impl FnMut(u16)) {
         let mut high = u128::from_be_bytes(block[..16].try_into().expect("16 bytes"));
         let mut low = u128::from_be_bytes(block[16..].try_into().expect("16 bytes"));
-        let mut context = START;
+        // The class, then the codes of its contexts.
+        let mut class_base = 0;
+        if self.class_bits > 0 {
+            let bits = self.class_bits;
+            class_base = (high >> (128 - bits)) as usize * self.contexts;
+            high = high << bits | low >> (128 - bits);
+            low <<= bits;
+        }
+        let mut context = class_base + START;
         for _ in 0..count {
             let prefix = (high >> (128 - FAST_BITS)) as usize;
             let entry = self
@@ -234,8 +255,11 @@ impl CompactLevel {
                 ((entry & 0xFFF) as u16, entry >> 24)
             } else {
                 let mut pos = 0;
-                let symbol = self.decoders[context].decode_long((high >> 64) as u64, &mut pos);
-                context = self.context_after(symbol);
+                let symbol = self
+                    .decoders
+                    .get(context)
+                    .map_or(0, |d| d.decode_long((high >> 64) as u64, &mut pos));
+                context = class_base + self.context_after(symbol);
                 (symbol, pos as u32)
             };
             visit(symbol);

@@ -17,9 +17,10 @@
 //! 3. the **counts**: the boards of each block, a byte each;
 //! 4. the **chunk checksums**: CRC-32 of each group of `chunk_blocks`
 //!    blocks of data;
-//! 5. the **data**: blocks of `block_bytes` bytes, each holding whole codes
-//!    of consecutive ranks, the first coded in the start context; then
-//!    eight zero bytes.
+//! 5. the **data**: blocks of `block_bytes` bytes, each holding its class
+//!    (the model's class bits, none with one class) and whole codes of
+//!    consecutive ranks, the first coded in the start context of its class;
+//!    then eight zero bytes.
 //!
 //! Sections 1..4 are checked against the header's `meta_checksum` whenever
 //! the file is opened; the data's chunks when the level is opened for a
@@ -29,6 +30,7 @@
 
 pub mod bits;
 pub mod cache;
+pub mod classes;
 pub mod convert;
 pub mod encode;
 pub mod huffman;
@@ -41,8 +43,13 @@ pub use convert::{Compaction, compress_file, compress_folder, write_compact_leve
 pub use encode::{Compressed, compress};
 pub use level::CompactLevel;
 
-/// The header version of compact files (raw files are version 1).
-pub const COMPACT_VERSION: u32 = 2;
+/// The header version of compact files (raw files are version 1); files
+/// of [`COMPACT_V2`] read the same.
+pub const COMPACT_VERSION: u32 = 3;
+
+/// The compact files before classes of codes (their models have one
+/// class, their blocks no class bits).
+pub const COMPACT_V2: u32 = 2;
 
 /// Bytes a block takes: the probe holds a block's bits in two 128-bit
 /// registers.

@@ -7,6 +7,13 @@
 //! frequent entries is a context of its own, the rarer ones share one, and
 //! the first board of a block is coded in the start context (order 0).
 //! `K` is chosen per level for the smallest total of codes and model.
+//!
+//! A model may also have several **classes** (see [`super::classes`]): a
+//! full set of context codes each, and every block says in its first bits
+//! which class codes it. Regions of a level differ (boards where the mover
+//! is far ahead, boards of one empty row …), and a block coded with the
+//! codes of its kind of region takes fewer bits than with codes fitted to
+//! the whole level.
 
 use rayon::prelude::*;
 
@@ -20,13 +27,25 @@ pub const START: usize = 0;
 pub struct Model {
     /// The entries, by symbol (most frequent first).
     pub symbols: Vec<u16>,
-    /// The context of the board after one of entry `symbols[s]`.
+    /// The context (within a class) of the board after one of entry
+    /// `symbols[s]`.
     pub next_context: Vec<u16>,
-    /// Code lengths, by context then symbol.
+    /// Classes of codes (at least 1).
+    pub classes: usize,
+    /// Code lengths, by class, then context, then symbol: the code of
+    /// context `c` of class `k` is `lengths[k * contexts + c]`.
     pub lengths: Vec<Vec<u8>>,
-    /// By context, the symbol it decodes to when it uses one symbol only.
+    /// By class and context, the symbol it decodes to when it uses one
+    /// symbol only.
     pub single: Vec<u16>,
 }
+
+/// The most codes (classes × contexts) a model has: the probe's table
+/// names the code that follows a symbol in 12 bits.
+pub const MAX_CODES: usize = 1 << 12;
+
+/// The most classes (the class count is kept in 4 bits).
+pub const MAX_CLASSES: usize = 16;
 
 /// What is wrong with a serialised model.
 pub type ModelError = String;
@@ -90,7 +109,15 @@ impl Model {
                 best = Some((cost, model));
             }
         }
-        best.expect("k = 0 always fits").1
+        let single = best.expect("k = 0 always fits").1;
+        if boards < super::classes::MIN_BOARDS {
+            return single;
+        }
+        // Classes of codes over fewer contexts each: the probe's tables
+        // stay small.
+        let k = super::classes::CONTEXTS.min(symbols.len());
+        let base = Model::with_contexts(&symbols, &order0, &transitions, k);
+        super::classes::fit(single, &base, boards, entry)
     }
 
     /// The model whose contexts are the start, the `k` most frequent
@@ -115,9 +142,29 @@ impl Model {
         Model {
             symbols: symbols.to_vec(),
             next_context,
+            classes: 1,
             lengths,
             single,
         }
+    }
+
+    /// Contexts in each class.
+    pub fn contexts(&self) -> usize {
+        self.lengths.len() / self.classes
+    }
+
+    /// Bits at the start of each block naming its class (0 with one
+    /// class).
+    pub fn class_bits(&self) -> u32 {
+        class_bits(self.classes)
+    }
+
+    /// Whether the code of `code` (class × contexts + context) can code
+    /// symbol `s`.
+    #[inline]
+    pub fn codes(&self, code: usize, s: usize) -> bool {
+        let lengths = &self.lengths[code];
+        lengths[s] > 0 || (usize::from(self.single[code]) == s && lengths.iter().all(|&l| l == 0))
     }
 
     /// The bits the model's codes take for the counted transitions (block
@@ -163,9 +210,14 @@ impl Model {
             v.iter()
                 .for_each(|x| out.extend_from_slice(&x.to_le_bytes()))
         };
+        // The class count shares a word with the context count: a file of
+        // one class reads as it did before there were classes.
         u16s(
             &mut out,
-            &[self.symbols.len() as u16, self.lengths.len() as u16],
+            &[
+                self.symbols.len() as u16,
+                (self.contexts() | (self.classes - 1) << 12) as u16,
+            ],
         );
         u16s(&mut out, &self.symbols);
         u16s(&mut out, &self.next_context);
@@ -185,9 +237,13 @@ impl Model {
                 .ok_or_else(|| "model section is truncated".to_string())
         };
         let size = usize::from(u16_at(0)?);
-        let contexts = usize::from(u16_at(1)?);
-        if size == 0 || size > MAX_SYMBOLS || contexts == 0 {
-            return Err(format!("model has {size} symbols and {contexts} contexts"));
+        let word = usize::from(u16_at(1)?);
+        let (per_class, classes) = (word & 0xFFF, (word >> 12) + 1);
+        let contexts = per_class * classes;
+        if size == 0 || size > MAX_SYMBOLS || per_class == 0 || contexts > MAX_CODES {
+            return Err(format!(
+                "model has {size} symbols and {classes} classes of {per_class} contexts"
+            ));
         }
         let words = 2 + 2 * size + contexts;
         let expected = 2 * words + contexts * size;
@@ -203,7 +259,7 @@ impl Model {
         let symbols = read(2, size)?;
         let next_context = read(2 + size, size)?;
         let single = read(2 + 2 * size, contexts)?;
-        if next_context.iter().any(|&c| usize::from(c) >= contexts)
+        if next_context.iter().any(|&c| usize::from(c) >= per_class)
             || single.iter().any(|&s| usize::from(s) >= size)
         {
             return Err("model names a context or symbol it does not have".to_string());
@@ -218,9 +274,19 @@ impl Model {
         Ok(Model {
             symbols,
             next_context,
+            classes,
             lengths,
             single,
         })
+    }
+}
+
+/// Bits naming one of `classes` classes.
+pub const fn class_bits(classes: usize) -> u32 {
+    if classes <= 1 {
+        0
+    } else {
+        usize::BITS - (classes - 1).leading_zeros()
     }
 }
 
