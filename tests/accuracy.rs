@@ -304,6 +304,10 @@ fn errors_are_one_line() {
         "level 0 of abapa is missing",
     );
     common::fails(
+        &["accuracy", "--db", missing.to_str().unwrap()],
+        "`oware build --max-seeds 12 --db",
+    );
+    common::fails(
         &[
             "accuracy",
             "--positions",

@@ -22,6 +22,13 @@ use crate::{Move, Position};
 
 use super::verdict::{Judged, MoveValue};
 
+/// The shipped set (`databases/accuracy/abapa-18-28.txt`), built into
+/// the program so that `oware accuracy` runs anywhere.
+pub const SHIPPED: &str = include_str!("../../databases/accuracy/abapa-18-28.txt");
+
+/// The name the shipped set goes by in messages.
+pub const SHIPPED_NAME: &str = "the shipped set (databases/accuracy/abapa-18-28.txt)";
+
 /// The first line of a positions file.
 pub const HEADER: &str = "# oware accuracy positions, abapa, v1";
 
@@ -29,12 +36,12 @@ pub const HEADER: &str = "# oware accuracy positions, abapa, v1";
 #[derive(Debug, Error)]
 pub enum PositionsError {
     /// The file cannot be read or written.
-    #[error("{path}: {source}")]
+    #[error("{path}: {error}")]
     Io {
         /// The file.
         path: PathBuf,
         /// What the system said.
-        source: std::io::Error,
+        error: std::io::Error,
     },
     /// A line is not a judged position.
     #[error("{path}:{line}: {reason}")]
@@ -132,9 +139,9 @@ pub fn parse(text: &str, path: &Path) -> Result<Vec<Judged>, PositionsError> {
 
 /// Reads a positions file.
 pub fn load(path: &Path) -> Result<Vec<Judged>, PositionsError> {
-    let text = std::fs::read_to_string(path).map_err(|source| PositionsError::Io {
+    let text = std::fs::read_to_string(path).map_err(|error| PositionsError::Io {
         path: path.to_path_buf(),
-        source,
+        error,
     })?;
     parse(&text, path)
 }
@@ -142,9 +149,9 @@ pub fn load(path: &Path) -> Result<Vec<Judged>, PositionsError> {
 /// Writes a positions file whole or not at all (a temporary file renamed):
 /// the header, `comments` (each a `# ` line), then a line a position.
 pub fn save(path: &Path, comments: &[String], positions: &[Judged]) -> Result<(), PositionsError> {
-    let io = |source| PositionsError::Io {
+    let io = |error| PositionsError::Io {
         path: path.to_path_buf(),
-        source,
+        error,
     };
     let mut text = format!("{HEADER}\n");
     for c in comments {
@@ -172,6 +179,12 @@ mod tests {
     use super::*;
 
     const LINE: &str = "5-3-2-0-0-0-2-2-2-2-1-1-14-14-S 12/6 A=12/6 B=11/8 C=10/9";
+
+    #[test]
+    fn the_shipped_set_reads() {
+        let set = parse(SHIPPED, Path::new(SHIPPED_NAME)).unwrap();
+        assert!(set.len() >= 2000 && set.iter().all(|j| j.at_stake()));
+    }
 
     #[test]
     fn a_line_reads_back_as_written() {

@@ -260,8 +260,8 @@ mod tests {
 
     #[test]
     fn one_move_can_drop_a_win_and_walk_into_a_loss() {
-        // South 14 wins with gM 11; B gives North 7 + 18 = 25.
-        let j = judged([14, 18], 11, 5, [(11, 5), (2, 7), (9, 6)]);
+        // South 10 wins with gM 15; B gives North 18 + 7 = 25.
+        let j = judged([10, 18], 15, 5, [(15, 5), (2, 7), (9, 6)]);
         j.check().unwrap();
         let b = j.verdict(mv('B')).unwrap();
         assert!(b.drops_win && b.walks_into_loss);

@@ -20,7 +20,8 @@ use oware::{Variant, tb};
 use super::common::table_folder;
 use super::output;
 
-/// The positions file `oware accuracy` reads unless told.
+/// The positions file `oware accuracy generate` writes unless told (the
+/// shipped set, which `oware accuracy` has built in).
 pub const DEFAULT_POSITIONS: &str = "databases/accuracy/abapa-18-28.txt";
 
 /// Arguments of `oware accuracy`.
@@ -44,9 +45,10 @@ enum AccuracyCommand {
 /// Arguments of a run of the benchmark.
 #[derive(Args)]
 struct RunArgs {
-    /// The positions file (as `oware accuracy generate` writes it).
-    #[arg(long, value_name = "FILE", default_value = DEFAULT_POSITIONS)]
-    positions: PathBuf,
+    /// The positions file (as `oware accuracy generate` writes it);
+    /// default: the shipped set, built into the program.
+    #[arg(long, value_name = "FILE")]
+    positions: Option<PathBuf>,
     /// Milliseconds a move (the default budget: 100).
     #[arg(long, value_name = "MS", conflicts_with_all = ["nodes", "depth"], value_parser = clap::value_parser!(u64).range(1..))]
     movetime: Option<u64>,
@@ -160,6 +162,13 @@ fn engine(args: &RunArgs) -> Result<Arc<dyn PlayerFactory>> {
 fn capped_tables(args: &RunArgs) -> Result<Arc<tb::Tablebase>> {
     let (dir, _) = table_folder(args.db.as_ref());
     let k = usize::from(args.tb_limit);
+    if !dir.is_dir() {
+        bail!(
+            "tables: no folder {} (the engine needs levels 0..{k} of abapa; `oware build --max-seeds {k} --db {}` builds them)",
+            dir.display(),
+            dir.display()
+        );
+    }
     let tables = tb::Tablebase::open_for_search(&dir, Variant::Abapa, k)
         .with_context(|| format!("cannot open the tables in {}", dir.display()))?;
     if let Some(rejected) = tables.rejected().first() {
@@ -191,15 +200,22 @@ fn progress(len: usize, quiet: bool) -> ProgressBar {
 }
 
 fn run_benchmark(args: RunArgs) -> Result<()> {
-    let all = accuracy::file::load(&args.positions).context("cannot read the positions")?;
+    let (all, source) = match &args.positions {
+        Some(path) => (
+            accuracy::file::load(path).context("cannot read the positions")?,
+            path.display().to_string(),
+        ),
+        None => {
+            let name = std::path::Path::new(accuracy::file::SHIPPED_NAME);
+            let set = accuracy::file::parse(accuracy::file::SHIPPED, name)?;
+            (set, accuracy::file::SHIPPED_NAME.to_string())
+        }
+    };
     let k = args.tb_limit;
     let above: Vec<Judged> = all.iter().filter(|j| j.seeds() > k).cloned().collect();
     let skipped = all.len() - above.len();
     if above.is_empty() {
-        bail!(
-            "no position of {} has more than {k} seeds (--tb-limit {k})",
-            args.positions.display()
-        );
+        bail!("no position of {source} has more than {k} seeds (--tb-limit {k})");
     }
     let positions = match args.limit {
         Some(n) => spread(&above, n as usize),
@@ -234,7 +250,7 @@ fn run_benchmark(args: RunArgs) -> Result<()> {
     if args.json {
         output::line(serde_json::json!({
             "engine": factory.name(),
-            "positions_file": args.positions.display().to_string(),
+            "positions_file": source,
             "tb_limit": k,
             "budget": tc.to_string(),
             "skipped": skipped,
@@ -248,10 +264,9 @@ fn run_benchmark(args: RunArgs) -> Result<()> {
         return Ok(());
     }
     output::line(format_args!(
-        "{}: {} positions of {}, {tc}, tables 0..{k}",
+        "{}: {} positions of {source}, {tc}, tables 0..{k}",
         factory.name(),
-        positions.len(),
-        args.positions.display()
+        positions.len()
     ));
     output::line(tally.text().trim_end());
     let t = &tally.total;

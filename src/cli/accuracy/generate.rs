@@ -21,7 +21,7 @@ pub struct GenerateArgs {
     out: PathBuf,
     /// The table folder that judges the moves (default: $OWARE_DB, else
     /// `databases`): it must hold every level up to --max-seeds.
-    #[arg(long)]
+    #[arg(long, visible_alias = "dir", value_name = "DIR")]
     db: Option<PathBuf>,
     /// Positions wanted, shared evenly among the levels.
     #[arg(long, default_value_t = 2000, value_parser = clap::value_parser!(u64).range(1..=1_000_000))]
