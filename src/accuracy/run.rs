@@ -25,13 +25,9 @@ pub struct Answer {
     /// The move chosen (none after a fault).
     #[serde(rename = "move", serialize_with = "letter")]
     pub mv: Option<Move>,
-    /// What the move lost.
-    #[serde(skip)]
+    /// What the move lost (nothing after a fault).
+    #[serde(flatten)]
     pub verdict: MoveVerdict,
-    /// The chosen move dropped the win.
-    pub dropped_win: bool,
-    /// The chosen move walked into a forced loss.
-    pub walked_into_loss: bool,
     /// How the engine failed to answer, if it did.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub fault: Option<String>,
@@ -85,8 +81,6 @@ fn ask(player: &mut dyn crate::arena::engine::Player, j: &Judged, tc: TimeContro
         loss_avoidable: j.loss_avoidable(),
         mv,
         verdict,
-        dropped_win: verdict.drops_win,
-        walked_into_loss: verdict.walks_into_loss,
         fault,
     }
 }

@@ -52,7 +52,7 @@ pub struct Judged {
 }
 
 /// What the move an engine chose lost.
-#[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq, serde::Serialize)]
 pub struct MoveVerdict {
     /// The mover won by force and the move drops the win.
     pub drops_win: bool,

@@ -232,7 +232,7 @@ fn run_benchmark(args: RunArgs) -> Result<()> {
     let errors = std::sync::atomic::AtomicUsize::new(0);
     let started = Instant::now();
     let tick = |a: &Answer| {
-        let lost = usize::from(a.dropped_win || a.walked_into_loss);
+        let lost = usize::from(a.verdict.is_error());
         let e = errors.fetch_add(lost, std::sync::atomic::Ordering::Relaxed) + lost;
         bar.set_message(format!("{e} errors"));
         bar.inc(1);

@@ -1,5 +1,6 @@
 //! `oware accuracy generate`: the positions file of the benchmark.
 
+use std::io::IsTerminal;
 use std::path::PathBuf;
 use std::sync::Arc;
 
@@ -88,11 +89,17 @@ pub fn run(args: GenerateArgs) -> Result<()> {
         max_games: args.max_games,
     };
     let pool = thread_pool(args.jobs)?;
+    let terminal = std::io::stderr().is_terminal();
     let generated = pool.install(|| {
         accuracy::generate(&options, &judge, play, |kept| {
-            output::note(format_args!("{kept} positions"));
+            if terminal {
+                eprint!("\r{kept} positions");
+            }
         })
     })?;
+    if terminal {
+        eprintln!();
+    }
     let per_level = options.per_level();
     let mut comments = vec![
         format!(
