@@ -69,16 +69,16 @@ struct RunArgs {
     engine: String,
     /// The built-in engine's table folder (default: $OWARE_DB, else
     /// `databases`); it must hold levels 0..K.
-    #[arg(long)]
+    #[arg(long, value_name = "DIR")]
     db: Option<PathBuf>,
     /// The built-in engine's search threads.
-    #[arg(long, value_parser = clap::value_parser!(u64).range(1..=256))]
+    #[arg(long, value_name = "T", value_parser = clap::value_parser!(u64).range(1..=256))]
     threads: Option<u64>,
     /// The built-in engine's hash table in MiB.
-    #[arg(long, value_parser = clap::value_parser!(u64).range(1..=65536))]
+    #[arg(long, value_name = "MIB", value_parser = clap::value_parser!(u64).range(1..=65536))]
     hash: Option<u64>,
     /// Positions searched at once, each by an engine of its own.
-    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u64).range(1..=64))]
+    #[arg(long, value_name = "C", default_value_t = 1, value_parser = clap::value_parser!(u64).range(1..=64))]
     concurrency: u64,
     /// Only this many positions, spread evenly over the file.
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]

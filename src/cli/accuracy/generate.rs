@@ -100,6 +100,13 @@ pub fn run(args: GenerateArgs) -> Result<()> {
     if terminal {
         eprintln!();
     }
+    if generated.positions.is_empty() {
+        bail!(
+            "no position found in {} games (--max-games {})",
+            generated.games,
+            args.max_games
+        );
+    }
     let per_level = options.per_level();
     let mut comments = vec![
         format!(
