@@ -96,6 +96,7 @@
 //! assert_eq!(split.per_move.iter().map(|&(_, n)| n).sum::<u64>(), 5219);
 //! ```
 
+pub mod accuracy;
 pub mod arena;
 pub mod book;
 pub mod mancala;

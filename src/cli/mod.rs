@@ -1,5 +1,6 @@
 //! The commands: one file each, with its arguments and what it runs.
 
+mod accuracy;
 mod analyze;
 mod arena;
 mod bench;
@@ -70,6 +71,10 @@ enum Command {
     Book(book::BookArgs),
     /// Search a fixed suite of positions and print node counts and speed.
     Bench(bench::BenchArgs),
+    /// How often an engine with capped tables drops a forced win or walks
+    /// into a forced loss, on a shipped set of positions judged by the full
+    /// tables; `accuracy generate` makes the set.
+    Accuracy(accuracy::AccuracyArgs),
     /// Speak the engine protocol of the Aualé GUI on stdin/stdout.
     Uci(uci::UciArgs),
     /// Play a match between two engines (built-in or UCI): Elo, SPRT, series.
@@ -129,6 +134,7 @@ impl Cli {
             Some(Command::Bestmove(args)) => bestmove::run(args),
             Some(Command::Analyze(args)) => analyze::run(args),
             Some(Command::Bench(args)) => bench::run(args),
+            Some(Command::Accuracy(args)) => accuracy::run(args),
             Some(Command::Book(args)) => book::run(args),
             Some(Command::Uci(args)) => uci::run(args),
             Some(Command::Match(args)) => arena::run(args),

@@ -1,0 +1,349 @@
+//! The accuracy benchmark on real tables of levels 0..12, built here:
+//! hand-worked verdicts, a run of the built-in engine and of an external
+//! UCI engine, a generated file, and the errors of a bad positions file.
+
+mod common;
+
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, OnceLock};
+
+use oware::accuracy::{file, judge};
+use oware::tb::{BuildOptions, Tablebase, build};
+use oware::{Move, Position, Variant};
+
+/// Tables of levels 0..12 in a folder kept for the whole test run.
+fn tables() -> &'static (tempfile::TempDir, Arc<Tablebase>) {
+    static TABLES: OnceLock<(tempfile::TempDir, Arc<Tablebase>)> = OnceLock::new();
+    TABLES.get_or_init(|| {
+        let dir = tempfile::tempdir().unwrap();
+        let opts = BuildOptions {
+            dir: dir.path(),
+            variant: Variant::Abapa,
+            max_seeds: 12,
+            progress: false,
+            format: Default::default(),
+        };
+        build(&opts, |_| {}).unwrap();
+        let tb = Tablebase::open(dir.path(), Variant::Abapa).unwrap();
+        (dir, Arc::new(tb))
+    })
+}
+
+fn db() -> &'static str {
+    tables().0.path().to_str().unwrap()
+}
+
+fn mv(letter: char) -> Move {
+    Move::from_letter(letter).unwrap()
+}
+
+/// South: E = F = 1; North: a = b = 1; stores 23 and 21, South to move.
+///
+/// - F sows into a (1 → 2) and captures 2, North keeping b: 25, a win.
+///   Then North's b and South's E are lone seeds chasing each other:
+///   b–c, E–F, c–d, F–a; South's row is empty, North cannot feed and takes
+///   the last 2 seeds. So F = 2/2 (the mover forces 2, the opponent 2).
+/// - E sows into F (F = 2). If North plays b (to c), South must play F
+///   (into a and b, last seed alone: no capture), South's row is empty and
+///   North, unable to feed, takes all 4: 21 + 4 = 25. So E = 0/4: it drops
+///   the win and walks into a forced loss.
+const BOTH: &str = "0-0-0-0-1-1-1-1-0-0-0-0-23-21-S 2/2 E=0/4 F=2/2";
+
+/// The same board with stores 24 and 20: E still drops the win (24 + 0),
+/// but North's 4 make only 24: no loss.
+const DROP: &str = "0-0-0-0-1-1-1-1-0-0-0-0-24-20-S 2/2 E=0/4 F=2/2";
+
+/// South: A = B = 1; North: f = 1; stores 21 and 24, South to move.
+///
+/// - A sows into B (B = 2); North's only move f puts a lone seed in A; South
+///   cannot feed North and takes the 3 seeds left: 24–24. A = 3/0.
+/// - B sows into C; North's f makes A = 2 and captures it (C keeps one):
+///   24 + 2, a loss. South then takes its last seed. B = 1/2.
+///
+/// 21 + 3 = 24 is no win: only the loss is at stake.
+const WALK: &str = "1-1-0-0-0-0-0-0-0-0-0-1-21-24-S 3/0 A=3/0 B=1/2";
+
+/// The board of [`WALK`] with stores 22 and 23: A wins (25), B drops it
+/// and walks into North's 25.
+const BOTH_AGAIN: &str = "1-1-0-0-0-0-0-0-0-0-0-1-22-23-S 3/0 A=3/0 B=1/2";
+
+#[test]
+fn the_tables_judge_the_hand_worked_positions() {
+    let tb = &tables().1;
+    for line in [BOTH, DROP, WALK, BOTH_AGAIN] {
+        let pos: Position = line.split(' ').next().unwrap().parse().unwrap();
+        let judged = judge(tb, &pos).unwrap();
+        assert_eq!(file::format_line(&judged), line);
+        assert_eq!(file::parse_line(line).unwrap(), judged);
+    }
+    let verdicts = |line: &str, letter: char| {
+        let j = file::parse_line(line).unwrap();
+        let v = j.verdict(mv(letter)).unwrap();
+        (
+            j.win_at_stake(),
+            j.loss_avoidable(),
+            v.drops_win,
+            v.walks_into_loss,
+        )
+    };
+    assert_eq!(verdicts(BOTH, 'E'), (true, true, true, true));
+    assert_eq!(verdicts(BOTH, 'F'), (true, true, false, false));
+    assert_eq!(verdicts(DROP, 'E'), (true, false, true, false));
+    assert_eq!(verdicts(WALK, 'B'), (false, true, false, true));
+    assert_eq!(verdicts(WALK, 'A'), (false, true, false, false));
+    assert_eq!(verdicts(BOTH_AGAIN, 'B'), (true, true, true, true));
+}
+
+/// A file of the four hand-worked positions.
+fn hand_worked(dir: &Path) -> PathBuf {
+    let path = dir.join("hand.txt");
+    let text = format!(
+        "{}\n{BOTH}\n{DROP}\n\n# a comment\n{WALK}\n{BOTH_AGAIN}\n",
+        file::HEADER
+    );
+    std::fs::write(&path, text).unwrap();
+    path
+}
+
+fn json(args: &[&str]) -> serde_json::Value {
+    serde_json::from_str(&common::stdout(args)).unwrap()
+}
+
+#[test]
+fn the_built_in_engine_finds_every_safe_move() {
+    let tmp = tempfile::tempdir().unwrap();
+    let path = hand_worked(tmp.path());
+    let out = json(&[
+        "accuracy",
+        "--positions",
+        path.to_str().unwrap(),
+        "--db",
+        db(),
+        "--tb-limit",
+        "2",
+        "--depth",
+        "8",
+        "--json",
+    ]);
+    let total = &out["total"];
+    assert_eq!(total["positions"], 4);
+    assert_eq!(
+        (total["wins"].as_u64(), total["losses_avoidable"].as_u64()),
+        (Some(3), Some(3))
+    );
+    assert_eq!(out["errors"], 0, "{out}");
+    assert_eq!(out["by_seeds"]["4"]["wins"], 2);
+    assert_eq!(out["answers"][0]["move"], "F");
+    assert_eq!(out["answers"][2]["move"], "A");
+    // Tables capped at 3 seeds: the positions of 3 seeds are skipped.
+    let out = json(&[
+        "accuracy",
+        "--positions",
+        path.to_str().unwrap(),
+        "--db",
+        db(),
+        "--tb-limit",
+        "3",
+        "--depth",
+        "8",
+        "--json",
+    ]);
+    assert_eq!(
+        (out["skipped"].as_u64(), out["total"]["positions"].as_u64()),
+        (Some(2), Some(2))
+    );
+}
+
+/// An external engine that answers E whatever the position.
+fn always_e(dir: &Path) -> String {
+    let script = dir.join("always-e.sh");
+    std::fs::write(
+        &script,
+        "while read -r line; do case \"$line\" in \
+         uci) echo 'id name always-e'; echo uciok;; \
+         isready) echo readyok;; \
+         go*) echo 'bestmove E';; \
+         quit) exit 0;; esac; done\n",
+    )
+    .unwrap();
+    format!("uci:sh {}", script.display())
+}
+
+#[test]
+fn a_uci_engine_is_judged_on_the_same_positions() {
+    let tmp = tempfile::tempdir().unwrap();
+    let path = hand_worked(tmp.path());
+    let engine = always_e(tmp.path());
+    let out = json(&[
+        "accuracy",
+        "--positions",
+        path.to_str().unwrap(),
+        "--tb-limit",
+        "2",
+        "--engine",
+        &engine,
+        "--movetime",
+        "10",
+        "--json",
+    ]);
+    assert_eq!(out["engine"], "always-e");
+    let total = &out["total"];
+    // E drops both wins of the 4-seed board and walks into the loss of
+    // BOTH; on the 3-seed board E is illegal: two faults.
+    assert_eq!(total["wins"], 2, "{out}");
+    assert_eq!(total["wins_dropped"], 2);
+    assert_eq!(total["losses_avoidable"], 1);
+    assert_eq!(total["losses_walked_into"], 1);
+    assert_eq!(total["faults"], 2);
+    assert_eq!(out["answers"][2]["fault"], "illegal move `E`");
+    let text = common::stdout(&[
+        "accuracy",
+        "--positions",
+        path.to_str().unwrap(),
+        "--tb-limit",
+        "2",
+        "--engine",
+        &engine,
+        "--movetime",
+        "10",
+    ]);
+    assert!(
+        text.contains("dropped 2 of 2 forced wins, walked into 1 of 1 avoidable forced losses: 3 of 3 decisions (100.0 %)"),
+        "{text}"
+    );
+}
+
+#[test]
+fn a_generated_file_is_reproducible_and_runs() {
+    let tmp = tempfile::tempdir().unwrap();
+    let make = |name: &str, jobs: &str| {
+        let out = tmp.path().join(name);
+        common::stdout(&[
+            "accuracy",
+            "generate",
+            "--db",
+            db(),
+            "--out",
+            out.to_str().unwrap(),
+            "--count",
+            "12",
+            "--min-seeds",
+            "10",
+            "--max-seeds",
+            "12",
+            "--depth",
+            "3",
+            "--play-tb-limit",
+            "8",
+            "--jobs",
+            jobs,
+        ]);
+        std::fs::read_to_string(out).unwrap()
+    };
+    let one = make("one.txt", "1");
+    assert_eq!(one, make("two.txt", "2"));
+    let positions = file::parse(&one, Path::new("one.txt")).unwrap();
+    assert_eq!(positions.len(), 12);
+    for j in &positions {
+        assert!(j.at_stake() && (10..=12).contains(&j.seeds()));
+        assert_eq!(&judge(&tables().1, &j.position).unwrap(), j);
+    }
+    let out = json(&[
+        "accuracy",
+        "--positions",
+        tmp.path().join("one.txt").to_str().unwrap(),
+        "--db",
+        db(),
+        "--tb-limit",
+        "6",
+        "--nodes",
+        "2000",
+        "--json",
+    ]);
+    assert_eq!(out["total"]["positions"], 12);
+    assert_eq!(out["total"]["faults"], 0);
+}
+
+#[test]
+fn errors_are_one_line() {
+    let tmp = tempfile::tempdir().unwrap();
+    let bad = tmp.path().join("bad.txt");
+    std::fs::write(
+        &bad,
+        format!("{BOTH}\n{}\n", BOTH.replace("E=0/4", "E=0/5")),
+    )
+    .unwrap();
+    let bad = bad.to_str().unwrap();
+    common::fails(
+        &["accuracy", "--positions", bad, "--db", db()],
+        "bad.txt:2: move E: 0 + 5 exceed 4 seeds",
+    );
+    let missing = tmp.path().join("none.txt");
+    common::fails(
+        &[
+            "accuracy",
+            "--positions",
+            missing.to_str().unwrap(),
+            "--db",
+            db(),
+        ],
+        "cannot read the positions",
+    );
+    let path = hand_worked(tmp.path());
+    let empty = tempfile::tempdir().unwrap();
+    common::fails(
+        &[
+            "accuracy",
+            "--positions",
+            path.to_str().unwrap(),
+            "--db",
+            empty.path().to_str().unwrap(),
+            "--tb-limit",
+            "2",
+        ],
+        "level 0 of abapa is missing",
+    );
+    common::fails(
+        &["accuracy", "--db", missing.to_str().unwrap()],
+        "`oware build --max-seeds 12 --db",
+    );
+    common::fails(
+        &[
+            "accuracy",
+            "--positions",
+            path.to_str().unwrap(),
+            "--tb-limit",
+            "4",
+            "--db",
+            db(),
+        ],
+        "no position of",
+    );
+    common::fails(
+        &[
+            "accuracy",
+            "--positions",
+            path.to_str().unwrap(),
+            "--tb-limit",
+            "2",
+            "--engine",
+            "self:tb-limit=3",
+        ],
+        "set by --db and --tb-limit",
+    );
+    common::fails(
+        &[
+            "accuracy",
+            "generate",
+            "--db",
+            db(),
+            "--min-seeds",
+            "13",
+            "--max-seeds",
+            "14",
+            "--out",
+            "/dev/null",
+        ],
+        "level 13 of abapa is missing",
+    );
+}
