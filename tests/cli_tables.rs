@@ -377,6 +377,43 @@ fn a_build_says_what_it_will_take() {
         "(estimate)",
     );
     fails(&["build", "--max-seeds", "48", "--dir", dir], "or --force");
+    // A memory limit below the largest level's own state is refused
+    // before anything starts; a size that is no size, by the parser.
+    fails(
+        &[
+            "build",
+            "--max-seeds",
+            "30",
+            "--dir",
+            dir,
+            "--memory",
+            "4GB",
+        ],
+        "--memory 4.0 GB: the largest level needs about 8.6 GB for its own state",
+    );
+    fails(
+        &[
+            "build",
+            "--max-seeds",
+            "8",
+            "--dir",
+            dir,
+            "--memory",
+            "lots",
+        ],
+        "\"lots\" is not a size",
+    );
+    // Within the limit the build runs.
+    let out = ok(&[
+        "build",
+        "--max-seeds",
+        "11",
+        "--dir",
+        dir,
+        "--memory",
+        "200MB",
+    ]);
+    assert!(out.contains("done: 1,345,890 boards in "), "{out}");
     let help = ok(&["build", "--help"]);
     assert!(help.contains("measured on 2 cores, 24 GB"), "{help}");
     assert!(help.contains("--force"), "{help}");

@@ -210,3 +210,18 @@ pub fn copy_budget(working: u64) -> u64 {
     };
     machine.min(MEMORY_LIMIT.load(Ordering::Relaxed).saturating_sub(working))
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_memory_limit_bounds_the_copies() {
+        set_memory_limit(Some(1_000_000));
+        assert_eq!(memory_limit(), Some(1_000_000));
+        assert!(copy_budget(400_000) <= 600_000);
+        assert_eq!(copy_budget(2_000_000), 0);
+        set_memory_limit(None);
+        assert_eq!(memory_limit(), None);
+    }
+}
