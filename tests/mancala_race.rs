@@ -45,9 +45,9 @@ fn random_board(rng: &mut Rng, n: usize) -> [u8; 12] {
     unrank_full(r, n)
 }
 
-/// Every board of levels 0..=5 and random ones of 6..=9, every need of
-/// each, against the reference.
-fn tables_match_reference(rules: RaceRules, max: usize) {
+/// Every board of levels 0..=5 and `samples` random ones of each level
+/// above, every need of each, against the reference.
+fn tables_match_reference(rules: RaceRules, max: usize, samples: usize) {
     let tmp = tempfile::tempdir().unwrap();
     build(tmp.path(), rules, max);
     let tables = RaceTables::open(tmp.path(), rules).unwrap();
@@ -59,7 +59,7 @@ fn tables_match_reference(rules: RaceRules, max: usize) {
         let boards: Vec<[u8; 12]> = if n <= 5 {
             (0..full_level_size(n)).map(|r| unrank_full(r, n)).collect()
         } else {
-            (0..400).map(|_| random_board(&mut rng, n)).collect()
+            (0..samples).map(|_| random_board(&mut rng, n)).collect()
         };
         for board in boards {
             for a in rules.needs(n) {
@@ -83,6 +83,7 @@ fn race_tables_match_the_reference() {
                 total: 40,
             },
             9,
+            400,
         );
     }
 }
@@ -98,6 +99,7 @@ fn race_tables_of_the_5_seed_start_match_the_reference() {
             total: 60,
         },
         14,
+        4000,
     );
 }
 
