@@ -23,6 +23,13 @@ fn rule_sets() -> Vec<(TableRules, usize)> {
     for empty_capture in [false, true] {
         sets.push((TableRules::Mancala { empty_capture }, 8));
     }
+    sets.push((
+        TableRules::MancalaRace {
+            empty_capture: false,
+            total: 40,
+        },
+        8,
+    ));
     sets
 }
 
@@ -32,6 +39,20 @@ fn build_raw(dir: &Path, rules: TableRules, max: usize) {
         TableRules::Oware(v) => build_levels_as(&v, dir, max, false, TableFormat::Raw, |_| {}),
         TableRules::Mancala { empty_capture } => build_levels_as(
             &MancalaRules::new(4, empty_capture),
+            dir,
+            max,
+            false,
+            TableFormat::Raw,
+            |_| {},
+        ),
+        TableRules::MancalaRace {
+            empty_capture,
+            total,
+        } => build_levels_as(
+            &oware::mancala::race::RaceRules {
+                empty_capture,
+                total,
+            },
             dir,
             max,
             false,

@@ -84,6 +84,7 @@ pub fn run(args: BuildArgs) -> Result<()> {
             }
             build::<MancalaRules>(&args, &rules, &dir)
         }
+        TableChoice::MancalaRace(rules) => build(&args, &rules, &dir),
     }
 }
 

@@ -41,6 +41,7 @@ pub fn run(args: CompressArgs) -> Result<()> {
         TableChoice::Mancala(rules) => oware::tb::TableRules::Mancala {
             empty_capture: rules.empty_capture,
         },
+        TableChoice::MancalaRace(rules) => rules.table_rules(),
     };
     let pool = thread_pool(args.threads)?;
     let json = args.json;

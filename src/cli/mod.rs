@@ -17,6 +17,7 @@ mod probe;
 mod serve;
 mod show;
 mod solve;
+mod solve_race;
 mod stats;
 mod tables;
 mod tune;

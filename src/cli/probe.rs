@@ -32,6 +32,7 @@ pub struct ProbeArgs {
 pub fn run(args: ProbeArgs) -> Result<()> {
     let variant = match args.rules.choice()? {
         TableChoice::Oware(variant) => variant,
+        TableChoice::MancalaRace(_) => return Err(super::tables::no_race("probe")),
         choice @ TableChoice::Mancala(rules) => {
             let pos = mancala_position(Some(&args.position), rules)?;
             if pos.end() == Some(MancalaEnd::Stop) {

@@ -55,12 +55,57 @@ pub struct SolveArgs {
     /// tables' level plus this (tuning).
     #[arg(long, hide = true, default_value_t = oware::mancala::solve::ETC_ABOVE)]
     etc_above: u8,
+    /// Play the race to 25: the 25-seed stop in play, who wins (the
+    /// default when the position holds more than 49 seeds, as the 5- and
+    /// 7-seed starts do). With --db, the folder of the start's race tables.
+    #[arg(long, conflicts_with = "no_stop")]
+    stop: bool,
+    /// The final store difference with the 25-seed stop set aside (Kalah's
+    /// scoring; the default up to 49 seeds, where the stop never changes
+    /// who wins).
+    #[arg(long)]
+    no_stop: bool,
     /// No progress lines on standard error.
     #[arg(long)]
     quiet: bool,
     /// Print one JSON object.
     #[arg(long)]
     json: bool,
+}
+
+/// Seeds in play up to which a store of 25 is a majority, so the stop
+/// never changes who wins (§7.6).
+const STOP_DECIDED: u32 = 49;
+
+impl SolveArgs {
+    /// The table folder asked for.
+    pub fn db(&self) -> Option<&std::path::Path> {
+        self.db.as_deref()
+    }
+    /// `--hash` in MiB.
+    pub fn hash(&self) -> u64 {
+        self.hash
+    }
+    /// `--tb-limit`.
+    pub fn tb_limit(&self) -> usize {
+        self.tb_limit as usize
+    }
+    /// `--max-time` in seconds.
+    pub fn max_time(&self) -> Option<f64> {
+        self.max_time
+    }
+    /// `--value-only`.
+    pub fn value_only(&self) -> bool {
+        self.value_only
+    }
+    /// `--quiet`.
+    pub fn quiet(&self) -> bool {
+        self.quiet
+    }
+    /// `--json`.
+    pub fn json(&self) -> bool {
+        self.json
+    }
 }
 
 /// Runs `oware solve`.
@@ -76,6 +121,11 @@ pub fn run(args: SolveArgs) -> Result<()> {
         bail!("--max-time {secs}: give a positive number of seconds");
     }
     let pool = thread_pool(args.threads)?;
+    let seeds =
+        u32::from(pos.seeds_on_board()) + pos.stores().iter().map(|&s| u32::from(s)).sum::<u32>();
+    if args.stop || (!args.no_stop && seeds > STOP_DECIDED) {
+        return super::solve_race::run(&args, rules, &pos, &pool);
+    }
     match &args.db {
         None => solve_with(&args, rules, &pos, &NoTables, None, &pool),
         Some(dir) => {

@@ -28,6 +28,7 @@ pub struct StatsArgs {
 pub fn run(args: StatsArgs) -> Result<()> {
     let choice = args.rules.choice()?;
     let (levels, rules) = match choice {
+        TableChoice::MancalaRace(_) => return Err(super::tables::no_race("stats")),
         TableChoice::Oware(variant) => {
             let tables = open_tables(args.db.as_ref(), variant)?;
             (tb::verify::stats(&tables)?, tables.levels().rules())

@@ -6,6 +6,7 @@ use std::path::{Path, PathBuf};
 use anyhow::{Context, Result, bail};
 use clap::Args;
 
+use oware::mancala::race::RaceRules;
 use oware::mancala::{MancalaRules, MancalaTables};
 use oware::{RuleSet, Variant, tb};
 
@@ -25,6 +26,14 @@ pub struct TableRulesArgs {
     /// Mancala's tables under the empty capture (with --rules mancala).
     #[arg(long)]
     pub empty_capture: bool,
+    /// Mancala's race tables (the 25-seed stop in play) of the start of
+    /// --start-seeds, instead of its final-difference tables.
+    #[arg(long)]
+    pub race: bool,
+    /// The start whose race tables are meant (with --race): 3, 4, 5 or 7
+    /// seeds a house.
+    #[arg(long, value_name = "K", requires = "race")]
+    pub start_seeds: Option<u8>,
 }
 
 /// The game of a table command.
@@ -35,6 +44,8 @@ pub enum TableChoice {
     /// Mancala's tables (the start seeds are the default: tables serve
     /// every start).
     Mancala(MancalaRules),
+    /// Mancala's race tables of one start.
+    MancalaRace(RaceRules),
 }
 
 impl TableRulesArgs {
@@ -42,6 +53,9 @@ impl TableRulesArgs {
     pub fn choice(&self) -> Result<TableChoice> {
         match self.rules {
             RuleSet::Oware(variant) => {
+                if self.race {
+                    bail!("--race applies only to --rules mancala");
+                }
                 if self.empty_capture {
                     bail!("--empty-capture applies only to --rules mancala");
                 }
@@ -52,6 +66,20 @@ impl TableRulesArgs {
                     );
                 }
                 Ok(TableChoice::Oware(variant))
+            }
+            RuleSet::Mancala if self.race => {
+                let rules = MancalaRules::new(
+                    self.start_seeds
+                        .unwrap_or(MancalaRules::DEFAULT.start_seeds),
+                    self.empty_capture,
+                );
+                if !rules.start_seeds_valid() {
+                    bail!(
+                        "--start-seeds {}: give 3, 4, 5 or 7 seeds a house",
+                        rules.start_seeds
+                    );
+                }
+                Ok(TableChoice::MancalaRace(RaceRules::of(rules)))
             }
             RuleSet::Mancala => Ok(TableChoice::Mancala(MancalaRules::new(
                 MancalaRules::DEFAULT.start_seeds,
@@ -68,7 +96,9 @@ impl TableChoice {
         match (self, given) {
             (_, Some(dir)) => dir.clone(),
             (TableChoice::Oware(_), None) => table_folder(None).0,
-            (TableChoice::Mancala(_), None) => PathBuf::from(MANCALA_FOLDER),
+            (TableChoice::Mancala(_) | TableChoice::MancalaRace(_), None) => {
+                PathBuf::from(MANCALA_FOLDER)
+            }
         }
     }
 }
@@ -82,4 +112,11 @@ pub fn open_tables(dir: Option<&PathBuf>, rules: Variant) -> Result<tb::Tablebas
 /// Mancala's tables in `dir`.
 pub fn open_mancala(dir: &Path, rules: MancalaRules) -> Result<MancalaTables> {
     MancalaTables::open(dir, rules).context("cannot open the tables")
+}
+
+/// The one-line refusal of a table command that does not read race tables.
+pub fn no_race(command: &str) -> anyhow::Error {
+    anyhow::anyhow!(
+        "{command} does not read race tables (`oware solve --rules mancala --start-seeds K --db DIR` probes them, `oware verify --race` re-checks them)"
+    )
 }

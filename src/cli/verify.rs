@@ -3,7 +3,7 @@
 use std::path::PathBuf;
 use std::time::Instant;
 
-use anyhow::Result;
+use anyhow::{Context, Result};
 use clap::Args;
 use serde_json::json;
 
@@ -47,6 +47,11 @@ pub fn run(args: VerifyArgs) -> Result<()> {
         TableChoice::Mancala(rules) => {
             let tables = open_mancala(&choice.folder(args.db.as_ref()), rules)?;
             verify(&args, &rules, tables.levels())
+        }
+        TableChoice::MancalaRace(rules) => {
+            let levels = tb::Levels::open(&choice.folder(args.db.as_ref()), rules.table_rules())
+                .context("cannot open the tables")?;
+            verify(&args, &rules, &levels)
         }
     }
 }

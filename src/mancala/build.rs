@@ -235,7 +235,7 @@ impl Solver<'_> {
 /// opponent's changing fastest) have children of nearby ranks, and most
 /// look-ups hit lines and pages already loaded. In rank order every such
 /// child lands somewhere else in the level.
-fn rotated(n: usize, start: u64, len: u64) -> impl Iterator<Item = (u128, usize)> {
+pub(crate) fn rotated(n: usize, start: u64, len: u64) -> impl Iterator<Item = (u128, usize)> {
     let mut boards = FullBoards::new(n, start, len);
     std::iter::from_fn(move || {
         let word = rotate_word(boards.next_word()?);

@@ -68,6 +68,9 @@ pub struct Edge {
     /// Seeds the move put in the mover's store less those it put in the
     /// opponent's (a one-row board after the move is swept as §7.5 b says).
     pub gain: i8,
+    /// Seeds the move put in the mover's store (sown and captured, the
+    /// sweep left out): what the 25-seed stop counts.
+    pub stored: u8,
     /// The board after the move, seen from whoever moves next, as a word.
     pub child: u128,
     /// Seeds on `child`.
@@ -138,6 +141,7 @@ pub fn sow(word: u128, n: u8, h: usize, empty_capture: bool) -> Edge {
     Edge {
         house: h as u8,
         gain,
+        stored,
         child: if again { child } else { rotate_word(child) },
         seeds: left,
         again,

@@ -11,6 +11,7 @@ mod game;
 mod perft;
 mod position;
 pub mod probe;
+pub mod race;
 pub mod report;
 mod rules;
 pub mod search;

@@ -35,6 +35,9 @@ pub enum BuildError {
     /// values (a bug: nothing written).
     #[error("re-check failed, level not written: {0}")]
     Recheck(#[from] FixpointError<i8>),
+    /// A solved race level failed its re-check (a bug: nothing written).
+    #[error("race re-check failed, level not written: {0}")]
+    RaceRecheck(#[from] FixpointError<u8>),
     /// The folder could not be created.
     #[error("cannot create {}: {error}", path.display())]
     Folder {

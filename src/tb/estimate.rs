@@ -78,7 +78,7 @@ impl Costs {
             },
             record_bytes_per_board: match rules {
                 // Mancala's solver holds one byte a board.
-                TableRules::Mancala { .. } => 1.0,
+                TableRules::Mancala { .. } | TableRules::MancalaRace { .. } => 1.0,
                 TableRules::Oware(_) => RECORD_BYTES_PER_BOARD,
             },
             read_bytes_per_board: width,

@@ -25,6 +25,15 @@ pub enum TableRules {
         /// A last seed in an empty house facing an empty one is stored.
         empty_capture: bool,
     },
+    /// Arabic Mancala with the 25-seed stop (race tables, see
+    /// [`RaceRules`](crate::mancala::race::RaceRules)): a board's entry is
+    /// its outcome's thresholds for the start of `total` seeds.
+    MancalaRace {
+        /// A last seed in an empty house facing an empty one is stored.
+        empty_capture: bool,
+        /// Seeds in play (60 for the 5-seed start).
+        total: u8,
+    },
 }
 
 /// The header's encoding of [`TableRules`]: Oware's variants keep the
@@ -40,6 +49,9 @@ enum Wire {
     // Appended: no table is built for it (see `Variant::has_tables`), but
     // the encoding stays total.
     CaptureToWin,
+    // Appended: race tables (a race table never reads as a difference
+    // table, nor the other way round).
+    MancalaRace { empty_capture: bool, total: u8 },
 }
 
 impl From<Wire> for TableRules {
@@ -51,6 +63,13 @@ impl From<Wire> for TableRules {
             Wire::Awari => TableRules::Oware(Variant::Awari),
             Wire::Mancala { empty_capture } => TableRules::Mancala { empty_capture },
             Wire::CaptureToWin => TableRules::Oware(Variant::CaptureToWin),
+            Wire::MancalaRace {
+                empty_capture,
+                total,
+            } => TableRules::MancalaRace {
+                empty_capture,
+                total,
+            },
         }
     }
 }
@@ -64,6 +83,13 @@ impl From<TableRules> for Wire {
             TableRules::Oware(Variant::Awari) => Wire::Awari,
             TableRules::Mancala { empty_capture } => Wire::Mancala { empty_capture },
             TableRules::Oware(Variant::CaptureToWin) => Wire::CaptureToWin,
+            TableRules::MancalaRace {
+                empty_capture,
+                total,
+            } => Wire::MancalaRace {
+                empty_capture,
+                total,
+            },
         }
     }
 }
@@ -86,6 +112,21 @@ impl TableRules {
             TableRules::Mancala {
                 empty_capture: true,
             } => "mancala-empty-capture",
+            TableRules::MancalaRace {
+                empty_capture,
+                total,
+            } => match (empty_capture, total) {
+                (false, 36) => "mancala-race36",
+                (false, 48) => "mancala-race48",
+                (false, 60) => "mancala-race60",
+                (false, 84) => "mancala-race84",
+                (true, 36) => "mancala-empty-capture-race36",
+                (true, 48) => "mancala-empty-capture-race48",
+                (true, 60) => "mancala-empty-capture-race60",
+                (true, 84) => "mancala-empty-capture-race84",
+                (false, _) => "mancala-race",
+                (true, _) => "mancala-empty-capture-race",
+            },
         }
     }
 
@@ -99,6 +140,18 @@ impl TableRules {
             TableRules::Mancala {
                 empty_capture: true,
             } => "--rules mancala --empty-capture".to_string(),
+            TableRules::MancalaRace {
+                empty_capture,
+                total,
+            } => format!(
+                "--rules mancala{} --race --start-seeds {}",
+                if empty_capture {
+                    " --empty-capture"
+                } else {
+                    ""
+                },
+                total / 12
+            ),
         }
     }
 
@@ -106,7 +159,7 @@ impl TableRules {
     pub const fn encoding(self) -> Encoding {
         match self {
             TableRules::Oware(v) => Encoding::for_variant(v),
-            TableRules::Mancala { .. } => Encoding::Score,
+            TableRules::Mancala { .. } | TableRules::MancalaRace { .. } => Encoding::Score,
         }
     }
 
@@ -115,7 +168,9 @@ impl TableRules {
     pub const fn level_size(self, n: usize) -> u64 {
         match self {
             TableRules::Oware(_) => index::level_size(n),
-            TableRules::Mancala { .. } => index::full_level_size(n),
+            TableRules::Mancala { .. } | TableRules::MancalaRace { .. } => {
+                index::full_level_size(n)
+            }
         }
     }
 }

@@ -1,0 +1,199 @@
+//! `oware solve` with the 25-seed stop in play (the race to 25): who wins
+//! the position and each first move, by proof search over the three
+//! outcomes, closing lines at the race tables when given.
+
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::{Duration, Instant};
+
+use anyhow::{Context, Result, bail};
+use serde_json::json;
+
+use oware::mancala::race::solve::{RaceMove, RaceSearch, RaceTable};
+use oware::mancala::race::{Outcome, RaceRules, RaceTables};
+use oware::mancala::{MancalaPosition, MancalaRules};
+use oware::{Move, Side};
+
+use super::output;
+use super::solve::SolveArgs;
+
+/// A long solve says how many nodes it has searched this often.
+const HEARTBEAT: Duration = Duration::from_secs(60);
+
+/// Solves `pos` under `rules` with the stop in play.
+pub fn run(
+    args: &SolveArgs,
+    rules: MancalaRules,
+    pos: &MancalaPosition,
+    pool: &rayon::ThreadPool,
+) -> Result<()> {
+    let total =
+        u32::from(pos.seeds_on_board()) + pos.stores().iter().map(|&s| u32::from(s)).sum::<u32>();
+    let race = RaceRules {
+        empty_capture: rules.empty_capture,
+        total: total as u8,
+    };
+    let tables = match args.db() {
+        None => None,
+        Some(dir) => {
+            let t = RaceTables::open(dir, race).context("cannot open the race tables")?;
+            if t.complete_up_to().is_none() {
+                bail!(
+                    "{}: no race tables for {total} seeds (`oware build --rules mancala --race --start-seeds K --db {}` makes them)",
+                    dir.display(),
+                    dir.display()
+                );
+            }
+            Some(t)
+        }
+    };
+    let table = RaceTable::new(args.hash() as usize);
+    let stop = AtomicBool::new(false);
+    let started = Instant::now();
+    let deadline = args
+        .max_time()
+        .map(|s| started + Duration::from_secs_f64(s));
+    let search = RaceSearch::new(
+        race,
+        tables.as_ref(),
+        args.tb_limit(),
+        &table,
+        &stop,
+        deadline,
+    );
+    let described = tables
+        .as_ref()
+        .map(|_| format!("race levels 0..={} ({total} seeds)", search.table_level()));
+    if let Some(d) = &described
+        && !args.quiet()
+    {
+        output::note(format_args!("tables: {d}"));
+    }
+    let me = pos.side_to_move();
+    let quiet = args.quiet();
+    let done = AtomicBool::new(false);
+    let solution = std::thread::scope(|scope| {
+        scope.spawn(|| {
+            let mut next = HEARTBEAT;
+            while !done.load(Ordering::Relaxed) {
+                std::thread::sleep(Duration::from_millis(100));
+                if deadline.is_some_and(|d| Instant::now() >= d) {
+                    stop.store(true, Ordering::Relaxed);
+                }
+                if started.elapsed() >= next {
+                    next += HEARTBEAT;
+                    if !quiet {
+                        output::note(format_args!(
+                            "searching: {} nodes, {:.0} s",
+                            search.nodes(),
+                            started.elapsed().as_secs_f64()
+                        ));
+                    }
+                }
+            }
+        });
+        let report = |m: &RaceMove| {
+            if !quiet {
+                output::note(format_args!(
+                    "move {}: {} ({} nodes, {:.1} s)",
+                    Move::of(me, usize::from(m.house)),
+                    bounds_text(me, m.lower, m.upper),
+                    search.nodes(),
+                    started.elapsed().as_secs_f64()
+                ));
+            }
+        };
+        let s = pool.install(|| search.solve(pos, args.value_only(), report));
+        done.store(true, Ordering::Relaxed);
+        s
+    });
+    if args.json() {
+        let moves: Vec<_> = solution
+            .moves
+            .iter()
+            .map(|m| {
+                json!({
+                    "move": Move::of(me, usize::from(m.house)).to_string(),
+                    "another_go": m.again,
+                    "lower": m.lower.name(),
+                    "upper": m.upper.name(),
+                    "result": bounds_text(me, m.lower, m.upper),
+                })
+            })
+            .collect();
+        output::line(json!({
+            "position": pos.to_string(),
+            "rules": "mancala",
+            "start_seeds": rules.start_seeds,
+            "capture": rules.capture_name(),
+            "scoring": "race",
+            "total": total,
+            "to_move": me.letter().to_string(),
+            "lower": solution.lower.name(),
+            "upper": solution.upper.name(),
+            "result": bounds_text(me, solution.lower, solution.upper),
+            "moves": moves,
+            "solved": !solution.stopped,
+            "nodes": solution.nodes,
+            "table_hits": solution.table_hits,
+            "time_ms": solution.elapsed.as_millis() as u64,
+            "tables": described,
+        }));
+        return Ok(());
+    }
+    output::line(format_args!("Position:  {pos}"));
+    output::line(format_args!("Rules:     {rules}"));
+    output::line(format_args!(
+        "Scoring:   the race to 25 ({total} seeds): the 25-seed stop in play, the larger store wins"
+    ));
+    output::line(format_args!(
+        "Value:     {} ({} for {me}, to move)",
+        bounds_text(me, solution.lower, solution.upper),
+        range_name(solution.lower, solution.upper)
+    ));
+    for m in &solution.moves {
+        output::line(format_args!(
+            "  {}  {:>9}  {}{}",
+            Move::of(me, usize::from(m.house)),
+            range_name(m.lower, m.upper),
+            bounds_text(me, m.lower, m.upper),
+            if m.again { "  (another go)" } else { "" }
+        ));
+    }
+    let secs = solution.elapsed.as_secs_f64().max(1e-9);
+    output::line(format_args!(
+        "{} nodes in {secs:.2} s ({:.1} M nodes/s, {} threads), {} table hits, tables: {}{}",
+        solution.nodes,
+        solution.nodes as f64 / secs / 1e6,
+        pool.current_num_threads(),
+        solution.table_hits,
+        described.as_deref().unwrap_or("none"),
+        if solution.stopped {
+            " — stopped by --max-time: bounds only"
+        } else {
+            ""
+        }
+    ));
+    Ok(())
+}
+
+/// `win`, or `draw..win` while the bounds have not met.
+fn range_name(lower: Outcome, upper: Outcome) -> String {
+    if lower == upper {
+        lower.name().to_string()
+    } else {
+        format!("{}..{}", lower.name(), upper.name())
+    }
+}
+
+/// Who wins, from bounds for `me`.
+fn bounds_text(me: Side, lower: Outcome, upper: Outcome) -> String {
+    let them = me.opponent();
+    match (lower, upper) {
+        (Outcome::Win, _) => format!("{me} wins"),
+        (Outcome::Draw, Outcome::Draw) => "draw".to_string(),
+        (_, Outcome::Loss) => format!("{them} wins"),
+        (Outcome::Draw, _) => format!("{me} draws or wins"),
+        (Outcome::Loss, Outcome::Draw) => format!("{them} wins or draw"),
+        (Outcome::Loss, Outcome::Win) => "not yet known".to_string(),
+    }
+}

@@ -1,0 +1,172 @@
+//! A race table's entry: a board's outcome for every store the mover may
+//! hold, as two thresholds in one byte.
+
+use std::fmt;
+
+/// The result of a race position for its side to move.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+#[repr(i8)]
+pub enum Outcome {
+    /// The opponent wins.
+    Loss = -1,
+    /// Equal stores at the end.
+    Draw = 0,
+    /// The side to move wins.
+    Win = 1,
+}
+
+impl Outcome {
+    /// The outcome for the other side.
+    #[inline]
+    pub const fn flip(self) -> Outcome {
+        match self {
+            Outcome::Loss => Outcome::Win,
+            Outcome::Draw => Outcome::Draw,
+            Outcome::Win => Outcome::Loss,
+        }
+    }
+
+    /// The outcome of a store difference (mover − opponent) at the end.
+    #[inline]
+    pub const fn of_difference(d: i32) -> Outcome {
+        if d > 0 {
+            Outcome::Win
+        } else if d < 0 {
+            Outcome::Loss
+        } else {
+            Outcome::Draw
+        }
+    }
+
+    /// −1, 0 or 1.
+    #[inline]
+    pub const fn sign(self) -> i8 {
+        self as i8
+    }
+
+    /// The outcome of −1, 0 or 1 (anything below 0 a loss, above a win).
+    #[inline]
+    pub const fn from_sign(v: i8) -> Outcome {
+        Outcome::of_difference(v as i32)
+    }
+
+    /// `win`, `draw` or `loss`.
+    pub const fn name(self) -> &'static str {
+        match self {
+            Outcome::Loss => "loss",
+            Outcome::Draw => "draw",
+            Outcome::Win => "win",
+        }
+    }
+}
+
+impl fmt::Display for Outcome {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// A board's entry in a race table: with `a` seeds still needed by the
+/// mover (and so `b = k − a` by the opponent, `k` fixed by the level and
+/// the start), the mover wins iff `a ≤ win` and draws or better iff
+/// `a ≤ draw`. Zero means never (`a` is at least 1).
+///
+/// The byte is `win | (draw − win) << 5`: `win` is at most 25 (a need
+/// above 25 would be a negative store) and the draw band at most 7 wide;
+/// a build whose band is wider fails its re-check rather than store a
+/// wrong byte.
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
+pub struct RaceEntry {
+    /// The largest need with which the mover wins (0: none).
+    pub win: u8,
+    /// The largest need with which the mover draws or wins (0: none).
+    pub draw: u8,
+}
+
+impl RaceEntry {
+    /// The widest draw band a byte holds.
+    pub const MAX_BAND: u8 = 7;
+
+    /// The entry of the outcomes `outcome(a)` for `a` in `needs`
+    /// (thresholds of a monotone profile; a profile that is not monotone
+    /// gives the thresholds of its first change, which its re-check
+    /// rejects).
+    pub fn of_profile(
+        needs: std::ops::RangeInclusive<u8>,
+        mut outcome: impl FnMut(u8) -> Outcome,
+    ) -> RaceEntry {
+        let mut entry = RaceEntry::default();
+        for a in needs {
+            match outcome(a) {
+                Outcome::Win => {
+                    entry.win = a;
+                    entry.draw = a;
+                }
+                Outcome::Draw => entry.draw = a,
+                Outcome::Loss => {}
+            }
+        }
+        entry
+    }
+
+    /// The outcome with `a` seeds still needed by the mover.
+    #[inline]
+    pub const fn outcome(self, a: u8) -> Outcome {
+        if a <= self.win {
+            Outcome::Win
+        } else if a <= self.draw {
+            Outcome::Draw
+        } else {
+            Outcome::Loss
+        }
+    }
+
+    /// The byte stored (a band wider than [`RaceEntry::MAX_BAND`] is cut,
+    /// and the re-check then fails).
+    #[inline]
+    pub const fn pack(self) -> u8 {
+        let band = self.draw.saturating_sub(self.win);
+        let band = if band > Self::MAX_BAND {
+            Self::MAX_BAND
+        } else {
+            band
+        };
+        (self.win & 0x1f) | (band << 5)
+    }
+
+    /// The entry of a stored byte.
+    #[inline]
+    pub const fn unpack(byte: u8) -> RaceEntry {
+        let win = byte & 0x1f;
+        RaceEntry {
+            win,
+            draw: win + (byte >> 5),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn entries_round_trip() {
+        for win in 0..=25u8 {
+            for band in 0..=RaceEntry::MAX_BAND {
+                let e = RaceEntry {
+                    win,
+                    draw: win + band,
+                };
+                assert_eq!(RaceEntry::unpack(e.pack()), e);
+            }
+        }
+        let e = RaceEntry::of_profile(1..=9, |a| match a {
+            1..=3 => Outcome::Win,
+            4 => Outcome::Draw,
+            _ => Outcome::Loss,
+        });
+        assert_eq!(e, RaceEntry { win: 3, draw: 4 });
+        assert_eq!(e.outcome(4), Outcome::Draw);
+        assert_eq!(e.outcome(5), Outcome::Loss);
+    }
+}
