@@ -160,7 +160,9 @@ pub fn fit(
             .sum();
         let sampled = sample.iter().map(|s| s.len() as u64).sum::<u64>().max(1);
         // Data and counts scaled to the level, plus the model.
-        blocks * (8 * BLOCK_BYTES as u64 + 8) * boards / sampled + 8 * m.to_bytes().len() as u64
+        let data = u128::from(blocks) * (8 * BLOCK_BYTES as u128 + 8) * u128::from(boards)
+            / u128::from(sampled);
+        data as u64 + 8 * m.to_bytes().len() as u64
     };
     if packed(&model) < packed(&single) {
         model
