@@ -47,7 +47,9 @@ pub struct BuildArgs {
     /// The most memory the build may take, as `16GB`, `12GiB` or `9000MB`
     /// (default: what the machine has available, less a quarter). Each
     /// level needs its own state (3 bytes a board: 8.2 GB at level 30); the
-    /// rest goes to copies of the lower levels, which make it faster.
+    /// rest goes to copies of the lower levels, which make it faster. (For
+    /// Mancala's tables the lower levels are always decoded whole, whatever
+    /// the limit.)
     #[arg(long, value_name = "SIZE", value_parser = parse_memory)]
     memory: Option<u64>,
     /// Worker threads (default: every core).

@@ -1,4 +1,5 @@
-//! `oware compress`: convert a folder's raw tables to the compact format.
+//! `oware compress`: convert a folder's raw tables (and compact ones of an
+//! older format version) to the current compact format.
 
 use std::path::PathBuf;
 

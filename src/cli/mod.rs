@@ -60,7 +60,8 @@ enum Command {
     Verify(verify::VerifyArgs),
     /// Per-level statistics of the tables.
     Stats(stats::StatsArgs),
-    /// Convert raw tables to the compact format, level by level (resumable).
+    /// Convert raw tables (and older compact ones) to the compact format,
+    /// level by level (resumable).
     Compress(compress::CompressArgs),
     /// The exact value of a Mancala position and of each first move.
     Solve(solve::SolveArgs),

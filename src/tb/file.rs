@@ -5,7 +5,8 @@
 //! (serde + bincode), zero padding to a multiple of 64 bytes, the payload.
 //! The header's version says which payload follows: the raw entries
 //! (version [`FORMAT_VERSION`], an entry a board by rank) or the compact
-//! sections (version [`COMPACT_VERSION`], see [`super::compact`]). Both read
+//! sections (version [`COMPACT_VERSION`], or [`COMPACT_V2`] from before the
+//! classes of codes; see [`super::compact`]). All read
 //! through [`TableFile::value`].
 
 use std::fs::{self, File};
@@ -22,7 +23,7 @@ use crate::Variant;
 
 /// The first eight bytes of every table file.
 pub const MAGIC: [u8; 8] = *b"OWARETB\x01";
-/// The format version of raw tables (compact ones are
+/// The format version of raw tables (compact ones are [`COMPACT_V2`] and
 /// [`COMPACT_VERSION`]).
 pub const FORMAT_VERSION: u32 = 1;
 const MAX_HEADER: usize = 4096;

@@ -68,8 +68,11 @@ impl<'a> Resident<'a> {
     ) -> Resident<'a> {
         let mut copies: Vec<Option<(Encoding, Scratch)>> = (0..level).map(|_| None).collect();
         let mut left = budget;
-        // Under a memory limit the compact files the level reads count
-        // too: every page of them is touched, and counted in the RSS.
+        // Under a memory limit the compact files within reach count too:
+        // every page of them is touched, and counted in the RSS (the ones
+        // then copied as well: on the safe side). Raw files are not
+        // counted: a raw level in reach is the build's own choice of a
+        // format that needs more memory.
         if memory_limit().is_some() {
             let mapped: u64 = reach
                 .clone()

@@ -17,7 +17,7 @@
 use rayon::prelude::*;
 
 use super::huffman::{self, MAX_CODE_LEN};
-use super::model::{MAX_CODES, Model, START, class_bits};
+use super::model::{MAX_CLASSES, MAX_CODES, Model, START, class_bits};
 use super::{BLOCK_BYTES, MAX_BOARDS_PER_BLOCK};
 
 /// Classes a model gets.
@@ -98,7 +98,7 @@ pub fn fit(
         assignment[i] = n * classes / blocks.len();
     }
     let mut model = base.clone();
-    for _ in 0..ROUNDS {
+    for round in 0..ROUNDS {
         // Each class's codes fitted to its blocks.
         let counts = blocks
             .par_iter()
@@ -134,6 +134,9 @@ pub fn fit(
             single: (0..classes).flat_map(|_| base.single.clone()).collect(),
             lengths: lengths.clone(),
         };
+        if round + 1 == ROUNDS {
+            break;
+        }
         // Each block to the class that codes it in the fewest bits.
         assignment = blocks
             .par_iter()
@@ -226,6 +229,7 @@ fn add(mut a: Vec<u64>, b: Vec<u64>) -> Vec<u64> {
 }
 
 const _: () = assert!(class_bits(CLASSES) as usize + MAX_CODE_LEN as usize <= 8 * BLOCK_BYTES);
+const _: () = assert!(CLASSES <= MAX_CLASSES && CLASSES * (CONTEXTS + 2) <= MAX_CODES);
 
 #[cfg(test)]
 mod tests {

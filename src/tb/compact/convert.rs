@@ -211,6 +211,18 @@ pub fn compress_file(
                 error,
             })?;
             drop(table);
+            // The decoded entries must be the ones the header's checksum
+            // was taken of before they are coded anew.
+            let actual = crate::tb::file::checksum(&raw);
+            if actual != header.checksum {
+                return Err(TableError::Corrupt {
+                    path: path.to_path_buf(),
+                    reason: format!(
+                        "decodes to entries of checksum {actual:08x}, the header says {:08x}; nothing replaced",
+                        header.checksum
+                    ),
+                });
+            }
             write_compact_level(path, &header, &raw, coding)
         }
         None => Ok(Compaction {
@@ -225,8 +237,9 @@ pub fn compress_file(
     }
 }
 
-/// Converts every raw level of `rules` in `dir` to the compact format, the
-/// smallest first, calling `report` after each level (compact ones are
+/// Converts every raw level of `rules` in `dir`, and every compact one of
+/// an older format version, to the current compact format, the smallest
+/// first, calling `report` after each level (current compact ones are
 /// reported as they are). Takes the folder's build lock, so that no build
 /// writes beside it; a run stopped half-way is resumed by running it
 /// again (each level is replaced whole or not at all).

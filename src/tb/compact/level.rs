@@ -20,8 +20,8 @@ pub struct CompactLevel {
     class_bits: u32,
     /// By class then context.
     decoders: Vec<Decoder>,
-    /// Every context's codes of at most [`FAST_BITS`] bits in one table, by
-    /// context then prefix (see [`fast_entry`]).
+    /// Every code's words of at most [`FAST_BITS`] bits in one table, by
+    /// code (class × contexts + context) then prefix (see [`fast_entry`]).
     fast: Box<[u32]>,
     /// Recent probes' entries.
     cache: ProbeCache,
@@ -167,7 +167,8 @@ impl CompactLevel {
         self.decoders.len() / self.contexts.max(1)
     }
 
-    /// Distinct entries (symbols) and contexts of the model.
+    /// Distinct entries (symbols) and codes (classes × contexts) of the
+    /// model.
     pub fn model_size(&self) -> (usize, usize) {
         (self.symbols.len(), self.decoders.len())
     }

@@ -6,7 +6,8 @@
 //! board ranked just before it (order-1 context): each of the `K` most
 //! frequent entries is a context of its own, the rarer ones share one, and
 //! the first board of a block is coded in the start context (order 0).
-//! `K` is chosen per level for the smallest total of codes and model.
+//! With one class, `K` is chosen per level for the smallest total of codes
+//! and model; with classes it is [`super::classes::CONTEXTS`].
 //!
 //! A model may also have several **classes** (see [`super::classes`]): a
 //! full set of context codes each, and every block says in its first bits
@@ -212,6 +213,7 @@ impl Model {
         };
         // The class count shares a word with the context count: a file of
         // one class reads as it did before there were classes.
+        debug_assert!(self.classes <= MAX_CLASSES && self.contexts() < 1 << 12);
         u16s(
             &mut out,
             &[
