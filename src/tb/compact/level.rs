@@ -34,7 +34,7 @@ pub struct CompactLevel {
 }
 
 /// Bits the probe's table resolves at once.
-const FAST_BITS: u32 = 9;
+const FAST_BITS: u32 = 8;
 /// A fast entry whose code is longer than [`FAST_BITS`].
 const SLOW: u32 = 1 << 31;
 
