@@ -295,12 +295,24 @@ fn check_level(
     payload: &[&[u8]],
     bar: &ProgressBar,
 ) -> Result<(), FixpointError<i8>> {
+    check_in_chunks(n, bar, |start, len| {
+        check_boards(n, empty_capture, payload, start, len)
+    })
+}
+
+/// Runs `check` over the chunks (first rank, boards) of level `n`'s full
+/// index in parallel, showing it on `bar` as the level's check.
+pub(crate) fn check_in_chunks<E: Send>(
+    n: usize,
+    bar: &ProgressBar,
+    check: impl Fn(u64, u64) -> Result<(), E> + Sync + Send,
+) -> Result<(), E> {
     let size = full_level_size(n);
     bar.set_length(size);
     bar.set_position(0);
     bar.set_message(format!("level {n}: check"));
     chunks(size).try_for_each(|(start, len)| {
-        check_boards(n, empty_capture, payload, start, len)?;
+        check(start, len)?;
         bar.inc(len);
         Ok(())
     })

@@ -633,7 +633,8 @@ impl TableFile {
     /// Folds the level's raw entries chunk by chunk, in parallel: `fold`
     /// takes an accumulator and a run of the raw payload's bytes (whole
     /// entries), `reduce` joins two accumulators. A raw table's runs are
-    /// slices of its map; a compact one's chunks are decoded one at a time
+    /// slices of its map (a compact one decoded in memory, of that copy);
+    /// a compact one's chunks are otherwise decoded one at a time
     /// (a probe per board would decode each block again for every board).
     pub fn fold_entries<T: Send>(
         &self,
@@ -643,25 +644,25 @@ impl TableFile {
     ) -> T {
         use rayon::prelude::*;
         let width = self.header.encoding.bytes_per_board();
-        match &self.compact {
-            None => self
-                .payload()
+        if let Some(raw) = self.raw_payload().or(self.decoded.as_deref()) {
+            return raw
                 .par_chunks(width << 16)
                 .fold(&init, &fold)
-                .reduce(&init, reduce),
-            Some(c) => {
-                let payload = self.payload();
-                let starts = c.chunk_starts(payload);
-                (0..starts.len() - 1)
-                    .into_par_iter()
-                    .fold(&init, |acc, i| {
-                        let mut run = vec![0u8; (starts[i + 1] - starts[i]) as usize * width];
-                        c.decode_chunk(payload, i, width, &mut run);
-                        fold(acc, &run)
-                    })
-                    .reduce(&init, reduce)
-            }
+                .reduce(&init, reduce);
         }
+        let Some(c) = &self.compact else {
+            return init();
+        };
+        let payload = self.payload();
+        let starts = c.chunk_starts(payload);
+        (0..starts.len() - 1)
+            .into_par_iter()
+            .fold(&init, |acc, i| {
+                let mut run = vec![0u8; (starts[i + 1] - starts[i]) as usize * width];
+                c.decode_chunk(payload, i, width, &mut run);
+                fold(acc, &run)
+            })
+            .reduce(&init, reduce)
     }
 
     fn compare_checksum(&self, actual: u32) -> Result<(), TableError> {

@@ -20,7 +20,7 @@ use rayon::prelude::*;
 use super::entry::{Outcome, RaceEntry};
 use super::rules::RaceRules;
 use super::step::{board_outcome, through};
-use crate::mancala::build::rotated;
+use crate::mancala::build::{check_in_chunks, rotated};
 use crate::mancala::edges::{Edge, for_each_edge_word, terminal_word};
 use crate::tb::board::{from_word, rotate_word, to_word};
 use crate::tb::build::{FixpointError, atomic, chunks};
@@ -255,14 +255,8 @@ fn check_level(
     payload: &[&[u8]],
     bar: &ProgressBar,
 ) -> Result<(), FixpointError<u8>> {
-    let size = full_level_size(n);
-    bar.set_length(size);
-    bar.set_position(0);
-    bar.set_message(format!("level {n}: check"));
-    chunks(size).try_for_each(|(start, len)| {
-        check_boards(rules, n, payload, start, len)?;
-        bar.inc(len);
-        Ok(())
+    check_in_chunks(n, bar, |start, len| {
+        check_boards(rules, n, payload, start, len)
     })
 }
 
