@@ -24,7 +24,7 @@ use std::sync::mpsc::{SyncSender, sync_channel};
 use std::sync::{Arc, Condvar, Mutex};
 use std::time::Instant;
 
-use crate::search::{EvalParams, Limits};
+use crate::search::{EvalChoice, Limits};
 use crate::tb::Tablebase;
 use control::{Control, Hold, Running, lock};
 use go::parse_go;
@@ -54,9 +54,9 @@ struct Options {
     start_seeds: u8,
     /// `EmptyCapture`: Mancala's capture convention.
     empty_capture: bool,
-    /// `EvalFile`: Oware's evaluation weights, and the file they came from
+    /// `EvalFile`: Oware's evaluation (weights or a network), and the file it came from
     /// (`None`: the built-in ones).
-    eval: EvalParams,
+    eval: EvalChoice,
     eval_file: Option<PathBuf>,
 }
 
@@ -140,7 +140,7 @@ impl<W: Write + Send + 'static> Session<W> {
                     GameRules::Oware(_) => 3,
                 },
                 empty_capture: matches!(rules, GameRules::Mancala(r) if r.empty_capture),
-                eval: EvalParams::DEFAULT,
+                eval: EvalChoice::DEFAULT,
                 eval_file: None,
             },
             out: Arc::new(Output {
@@ -433,7 +433,7 @@ pub fn run<R: Read + Send + 'static, W: Write + Send + 'static>(
     rules: GameRules,
     tables: PathBuf,
     tables_asked: bool,
-    eval: (EvalParams, Option<PathBuf>),
+    eval: (EvalChoice, Option<PathBuf>),
     book: bool,
 ) {
     let mut session = Session::new(output, rules, tables, tables_asked);

@@ -276,3 +276,82 @@ fn tune_plays_fits_and_writes_a_file_the_engine_reads() {
     let out = oware(&["tune", "--no-db", "--games", "2", "--depth", "1"]);
     assert!(out.status.success());
 }
+
+/// The score `go depth 1` gives the start with evaluation `eval`: the best
+/// of the children's evaluations, negated, each with its best capture.
+fn depth_one_score(eval: &oware::search::EvalChoice) -> i32 {
+    let e = oware::search::Evaluator::of(eval);
+    let start = Position::START;
+    Game::new(start, Rules::ABAPA)
+        .legal_moves()
+        .iter()
+        .map(|&mv| {
+            let (child, _) = start.after(mv, Variant::Abapa);
+            let best = child.best_capture(Variant::Abapa).unwrap();
+            -e.evaluate(&child, best)
+        })
+        .max()
+        .unwrap()
+}
+
+#[test]
+fn tune_trains_a_network_the_engine_uses() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("db");
+    common::build(&db, "8");
+    let net = dir.path().join("net.nnue");
+    let text = stdout(&[
+        "tune",
+        "--db",
+        db.to_str().unwrap(),
+        "--positions",
+        "3000",
+        "--games",
+        "4",
+        "--depth",
+        "2",
+        "--network",
+        "--epochs",
+        "4",
+        "--out",
+        net.to_str().unwrap(),
+        "--json",
+    ]);
+    let v: serde_json::Value = serde_json::from_str(&text).unwrap();
+    assert_eq!(v["epochs"].as_array().unwrap().len(), 4, "{v}");
+    let first = v["epochs"][0]["train"].as_f64().unwrap();
+    assert!(v["error"].as_f64().unwrap() <= first, "{v}");
+    assert!(v["held_out"].as_u64().unwrap() >= 300, "{v}");
+    let choice = oware::search::EvalChoice::load(&net).unwrap();
+    let network = choice.network.expect("a network file");
+    assert_eq!(v["checksum"], format!("{:08x}", network.checksum()));
+
+    // The engine evaluates with it: the score at depth 1 is the best child's.
+    let n = net.to_str().unwrap();
+    let no_tables = dir.path().to_str().unwrap();
+    let out = uci(&["uci", "--db", no_tables, "--eval", n], "go depth 1\n");
+    assert_eq!(
+        last_score(&out),
+        format!("cp {}", depth_one_score(&choice)),
+        "{out}"
+    );
+    let script = format!("setoption name EvalFile value {n}\nisready\n");
+    let out = uci(&["uci", "--db", no_tables], &script);
+    assert!(out.contains("info string eval: a network from"), "{out}");
+    stdout(&["bestmove", "--depth", "4", "--no-db", "--eval", n]);
+
+    // A damaged network is refused with what is wrong.
+    let mut bytes = std::fs::read(&net).unwrap();
+    let mid = bytes.len() / 2;
+    bytes[mid] ^= 4;
+    std::fs::write(&net, &bytes).unwrap();
+    fails(
+        &["bestmove", "--depth", "1", "--no-db", "--eval", n],
+        "network damaged",
+    );
+    fails(&["tune", "--no-db", "--epochs", "3"], "--network");
+    fails(
+        &["tune", "--no-db", "--network", "--learning-rate", "2"],
+        "learning rate",
+    );
+}

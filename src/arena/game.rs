@@ -13,7 +13,7 @@ use std::sync::Arc;
 use crate::mancala::tables::{MancalaTables, none_found, search_folder};
 use crate::mancala::{Mancala, MancalaGame, MancalaPosition, MancalaRules, report};
 use crate::ogn::GameRecord;
-use crate::search::{EvalParams, Oware, SearchGame};
+use crate::search::{EvalChoice, Oware, SearchGame};
 use crate::tb::Tablebase;
 use crate::tb::board::relative;
 use crate::tb::probe::{Verdict, board_value};
@@ -172,8 +172,8 @@ impl ArenaGame for Oware {
         eval: Option<&Path>,
     ) -> Result<EngineSetup<Oware>, String> {
         let params = match eval {
-            Some(path) => EvalParams::load(path).map_err(|e| e.to_string())?,
-            None => EvalParams::DEFAULT,
+            Some(path) => EvalChoice::load(path).map_err(|e| e.to_string())?,
+            None => EvalChoice::DEFAULT,
         };
         let Some(dir) = db else {
             return Ok((None, params));

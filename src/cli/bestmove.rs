@@ -66,7 +66,7 @@ pub fn run(args: SearchArgs) -> Result<()> {
     let game = game_from(args.position.as_deref(), args.moves.as_deref(), rules)?;
     // The engine's options are checked even when the book answers.
     if let Some(path) = &args.engine.eval {
-        search::EvalParams::load(path)?;
+        search::EvalChoice::load(path)?;
     }
     search::tt::check_size(args.engine.hash as usize)?;
     if let Some(book) = open_book(&args, rules.variant)? {

@@ -238,8 +238,8 @@ pub fn build_hint(dir: &std::path::Path, asked: bool) -> String {
 /// pre-faulted and its threads checked.
 pub fn make_engine(args: &EngineArgs, variant: Variant) -> Result<search::Engine> {
     let params = match &args.eval {
-        Some(path) => search::EvalParams::load(path)?,
-        None => search::EvalParams::DEFAULT,
+        Some(path) => search::EvalChoice::load(path)?,
+        None => search::EvalChoice::DEFAULT,
     };
     search::tt::check_size(args.hash as usize)?;
     let tables = search_tables(args, variant)?;

@@ -21,6 +21,7 @@ mod solve_race;
 mod stats;
 mod tables;
 mod tune;
+mod tune_network;
 mod uci;
 mod verify;
 

@@ -10,7 +10,7 @@ use clap::Args;
 use indicatif::{ProgressBar, ProgressStyle};
 use serde_json::json;
 
-use oware::search::EvalParams;
+use oware::search::{EvalChoice, EvalParams};
 use oware::tune::features::WEIGHTS;
 use oware::tune::selfplay::SelfPlay;
 use oware::tune::tables::TableSampling;
@@ -40,7 +40,7 @@ pub struct TuneArgs {
     tb_limit: usize,
     /// Rule set.
     #[arg(long, default_value = "abapa")]
-    rules: Variant,
+    pub(super) rules: Variant,
     /// Positions drawn from the tables, the same number from each level.
     #[arg(long, default_value_t = 200_000, value_name = "N")]
     positions: usize,
@@ -55,7 +55,7 @@ pub struct TuneArgs {
     random_plies: usize,
     /// Seed of the random draws (positions and openings).
     #[arg(long, default_value_t = 1)]
-    seed: u64,
+    pub(super) seed: u64,
     /// Threads for the self-play games (default: every core).
     #[arg(long)]
     threads: Option<usize>,
@@ -78,10 +78,28 @@ pub struct TuneArgs {
     save_data: Option<PathBuf>,
     /// Write the tuned weights to this file (for --eval FILE).
     #[arg(long, value_name = "FILE")]
-    out: Option<PathBuf>,
+    pub(super) out: Option<PathBuf>,
+    /// Train the learned evaluation (a network) on the positions instead
+    /// of fitting the weights; --out writes the network file (for --eval).
+    #[arg(long)]
+    pub(super) network: bool,
+    /// Passes over the positions (with --network).
+    #[arg(long, default_value_t = 30, requires = "network", value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(1..=10_000))]
+    pub(super) epochs: usize,
+    /// Adam's step size (with --network).
+    #[arg(long, default_value_t = 0.001, requires = "network", value_parser = parse_rate)]
+    pub(super) learning_rate: f32,
     /// Print the result as one JSON object.
     #[arg(long)]
-    json: bool,
+    pub(super) json: bool,
+}
+
+/// A learning rate: a positive number up to 1.
+fn parse_rate(text: &str) -> Result<f32, String> {
+    match text.parse::<f32>() {
+        Ok(r) if r > 0.0 && r <= 1.0 => Ok(r),
+        _ => Err(format!("`{text}`: a learning rate is a number in (0, 1]")),
+    }
 }
 
 /// The weights `list` names, as a mask.
@@ -121,7 +139,7 @@ fn bar(message: &'static str, show: bool) -> ProgressBar {
 }
 
 /// The labelled positions and where they came from.
-struct DataSet {
+pub(super) struct DataSet {
     /// Drawn from the tables, then from self-play in the tables' levels,
     /// then from self-play beyond them.
     samples: Vec<Sample>,
@@ -137,7 +155,7 @@ struct DataSet {
 const PARTS: [&str; 3] = ["drawn", "endgames", "beyond"];
 
 /// Draws and plays the data set as `args` asks.
-fn gather(args: &TuneArgs, params: EvalParams, show: bool) -> Result<DataSet> {
+fn gather(args: &TuneArgs, params: EvalChoice, show: bool) -> Result<DataSet> {
     let tables = if args.no_db {
         None
     } else {
@@ -217,7 +235,7 @@ pub fn run(args: TuneArgs) -> Result<()> {
     };
     let show = !args.json && std::io::stderr().is_terminal();
     let set = if args.data.is_empty() {
-        gather(&args, start, show)?
+        gather(&args, start.into(), show)?
     } else {
         let mut samples = Vec::new();
         for path in &args.data {
@@ -252,6 +270,9 @@ pub fn run(args: TuneArgs) -> Result<()> {
     let rows = Rows::of(&set.samples, args.rules);
     if rows.is_empty() {
         bail!("no positions to fit (ask for --positions or --games, or give --data FILE)");
+    }
+    if args.network {
+        return super::tune_network::run(&args, &set.samples, &rows, &start, &source, show);
     }
     let options = FitOptions::new(free);
     let result = fit::fit(&rows, &start.to_array(), &options);

@@ -6,7 +6,7 @@ use anyhow::{Result, bail};
 use clap::Args;
 
 use oware::mancala::{MancalaRules, START_SEEDS};
-use oware::search::EvalParams;
+use oware::search::EvalChoice;
 use oware::uci::GameRules;
 use oware::{RuleSet, Rules};
 
@@ -60,8 +60,8 @@ pub fn run(args: UciArgs) -> Result<()> {
     };
     let (dir, asked) = table_folder(args.db.as_ref());
     let params = match &args.eval {
-        Some(path) => EvalParams::load(path)?,
-        None => EvalParams::DEFAULT,
+        Some(path) => EvalChoice::load(path)?,
+        None => EvalChoice::DEFAULT,
     };
     let stdin = std::io::stdin();
     let eval = (params, args.eval);

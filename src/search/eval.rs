@@ -1,12 +1,19 @@
-//! The static evaluation: captured-seed difference plus positional terms.
+//! The static evaluation: captured-seed difference plus positional terms,
+//! weighted ([`EvalParams`]) or learned ([`Network`]).
 //!
 //! Scores are in centiseeds (100 = one seed) from the side to move's view.
 
 use crate::{Position, Side};
 
+mod choice;
 mod file;
+pub mod network;
+mod network_file;
 
+pub use choice::EvalChoice;
 pub use file::{EvalFileError, MAX_EVALUATION, ParamsError};
+pub use network::Network;
+pub use network_file::{NETWORK_MAGIC, NETWORK_VERSION, NetworkFileError};
 
 /// Evaluation weights, in centiseeds. Kept in one place so they can be
 /// tuned (`oware tune`) and read from a file ([`EvalParams::load`]).
@@ -95,6 +102,8 @@ pub fn evaluate(pos: &Position, best_capture: u8, p: &EvalParams) -> i32 {
 /// pits at once (other targets count pit by pit).
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub struct Evaluator {
+    /// The network that replaces the positional terms, if any.
+    network: Option<&'static Network>,
     own_seed: i32,
     /// An empty pit's weight relative to a playable one's.
     empty: i32,
@@ -105,9 +114,27 @@ pub struct Evaluator {
 }
 
 impl Evaluator {
+    /// The evaluator of an evaluation: a network keeps the store's 100 a
+    /// seed and its own capture weight.
+    pub fn of(choice: &EvalChoice) -> Evaluator {
+        match choice.network {
+            Some(net) => Evaluator {
+                network: Some(net),
+                own_seed: 0,
+                empty: 0,
+                kroo: 0,
+                target: 0,
+                store: 100,
+                threat: net.threat(),
+            },
+            None => Evaluator::new(&choice.weights),
+        }
+    }
+
     /// The evaluator of these weights.
     pub fn new(p: &EvalParams) -> Evaluator {
         Evaluator {
+            network: None,
             own_seed: p.own_seed,
             empty: p.empty - p.mobility,
             kroo: p.kroo,
@@ -121,8 +148,16 @@ impl Evaluator {
     #[inline]
     pub fn evaluate(&self, pos: &Position, best_capture: u8) -> i32 {
         let [south_store, north_store] = pos.stores();
-        let south_view = self.store * (i32::from(south_store) - i32::from(north_store))
-            + self.rows_difference(pos);
+        let material = self.store * (i32::from(south_store) - i32::from(north_store));
+        if let Some(net) = self.network {
+            let view = if pos.side_to_move() == Side::South {
+                material
+            } else {
+                -material
+            };
+            return view + net.clamped_board_value(pos) + self.capture_term(best_capture);
+        }
+        let south_view = material + self.rows_difference(pos);
         let view = if pos.side_to_move() == Side::South {
             south_view
         } else {

@@ -18,7 +18,7 @@ pub mod tt;
 pub mod worker;
 
 pub use engine::{Engine, Iteration, SearchError, SearchResult};
-pub use eval::{EvalParams, Evaluator};
+pub use eval::{EvalChoice, EvalParams, Evaluator, Network};
 pub use features::Features;
 pub use game::SearchGame;
 pub use limits::{Clock, Limits, Pace};

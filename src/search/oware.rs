@@ -4,7 +4,7 @@
 //! tables in `worker/probing.rs`).
 
 use super::engine::SearchError;
-use super::eval::{EvalParams, Evaluator};
+use super::eval::{EvalChoice, Evaluator};
 use super::game::{Child, Proven, Root, SearchGame};
 use super::keys::{board_key, full_key};
 use super::worker::{Ordered, OwareProbe, Worker};
@@ -45,7 +45,7 @@ impl SearchGame for Oware {
     type Rules = Rules;
     type Tables = Tablebase;
     type Probe = OwareProbe;
-    type Params = EvalParams;
+    type Params = EvalChoice;
     type Eval = Evaluator;
 
     const CYCLES: bool = true;
@@ -53,7 +53,7 @@ impl SearchGame for Oware {
     const SOLVES: bool = false;
     const PROVEN: i32 = PROVEN;
     const EMPTY: Position = Position::EMPTY;
-    const PARAMS: EvalParams = EvalParams::DEFAULT;
+    const PARAMS: EvalChoice = EvalChoice::DEFAULT;
 
     fn root(game: &Game) -> Result<Root<'_, Position>, SearchError> {
         if let Some(outcome) = game.outcome() {
@@ -115,8 +115,8 @@ impl SearchGame for Oware {
         filter_slot(pos)
     }
 
-    fn evaluator(params: &EvalParams) -> Evaluator {
-        Evaluator::new(params)
+    fn evaluator(params: &EvalChoice) -> Evaluator {
+        Evaluator::of(params)
     }
 
     #[inline(always)]

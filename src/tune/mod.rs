@@ -6,11 +6,13 @@
 //! tables' levels with stores that make the entry's verdict certain) and
 //! from self-play games beyond the tables' levels ([`selfplay`], labelled
 //! with the game's result). [`features`] writes the evaluation as a sum of
-//! weights times terms, and [`fit`] finds the weights.
+//! weights times terms, and [`fit`] finds the weights; [`network`] trains
+//! the learned evaluation on the same positions instead.
 
 pub mod data;
 pub mod features;
 pub mod fit;
+pub mod network;
 pub mod selfplay;
 pub mod tables;
 

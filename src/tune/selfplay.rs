@@ -14,7 +14,7 @@ use indicatif::ProgressBar;
 use rayon::prelude::*;
 
 use crate::arena::openings::Rng;
-use crate::search::{Engine, EvalParams, Limits};
+use crate::search::{Engine, EvalChoice, Limits};
 use crate::tb::Tablebase;
 use crate::tb::board::relative;
 use crate::tb::probe::{Verdict, board_value};
@@ -32,7 +32,7 @@ pub struct SelfPlay {
     /// The engine's depth a move.
     pub depth: u32,
     /// The engine's weights.
-    pub params: EvalParams,
+    pub params: EvalChoice,
     /// The rules.
     pub rules: Rules,
     /// The random generator's seed.

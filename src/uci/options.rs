@@ -7,7 +7,7 @@ use std::path::PathBuf;
 use super::Session;
 use super::play::{GameRules, Play};
 use crate::mancala::{MancalaRules, START_SEEDS};
-use crate::search::EvalParams;
+use crate::search::EvalChoice;
 use crate::{RuleSet, Rules};
 
 impl<W: Write + Send + 'static> Session<W> {
@@ -107,29 +107,33 @@ impl<W: Write + Send + 'static> Session<W> {
         }
     }
 
-    /// `setoption name EvalFile`: the evaluation's weights from a file (as
-    /// `oware tune` writes it), or the built-in ones for `<built-in>` or
+    /// `setoption name EvalFile`: the evaluation from a file (weights or a
+    /// network, as `oware tune` writes them), or the built-in weights for `<built-in>` or
     /// nothing. A file that cannot be read is said, and the weights stay.
     fn set_eval_file(&mut self, value: &str) {
         let value = value.trim();
         if value.is_empty() || value == "<built-in>" {
-            self.set_eval(EvalParams::DEFAULT, None);
+            self.set_eval(EvalChoice::DEFAULT, None);
             self.say("info string eval: the built-in weights");
             return;
         }
         let path = PathBuf::from(value);
-        match EvalParams::load(&path) {
+        match EvalChoice::load(&path) {
             Ok(params) => {
-                self.say(&format!("info string eval: weights from {value}"));
+                let what = if params.network.is_some() {
+                    "a network"
+                } else {
+                    "weights"
+                };
+                self.say(&format!("info string eval: {what} from {value}"));
                 self.set_eval(params, Some(path));
             }
             Err(e) => self.say(&format!("info string {e}; the weights stay")),
         }
     }
 
-    /// Uses these evaluation weights for Oware, read from `file` (`None`:
-    /// built in).
-    pub fn set_eval(&mut self, params: EvalParams, file: Option<PathBuf>) {
+    /// Uses this evaluation for Oware, read from `file` (`None`: built in).
+    pub fn set_eval(&mut self, params: EvalChoice, file: Option<PathBuf>) {
         self.halt();
         self.play.set_params(params);
         self.options.eval = params;

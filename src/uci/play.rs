@@ -13,7 +13,7 @@ use super::Output;
 use super::control::{Control, lock};
 use super::info::info_line;
 use crate::mancala::{Mancala, MancalaGame, MancalaRules, MancalaTables};
-use crate::search::{Engine, EvalParams, Limits, Oware, SearchError, SearchGame};
+use crate::search::{Engine, EvalChoice, Limits, Oware, SearchError, SearchGame};
 use crate::tb::Tablebase;
 use crate::{Game, Move, Position, Rules, Side, parse_moves};
 
@@ -144,8 +144,8 @@ impl Play {
         }
     }
 
-    /// Uses these weights for Oware's evaluation (Mancala's has none).
-    pub(super) fn set_params(&self, params: EvalParams) {
+    /// Uses this evaluation for Oware (Mancala's has no choice).
+    pub(super) fn set_params(&self, params: EvalChoice) {
         if let Play::Oware { engine, .. } = self {
             lock(engine).params = params;
         }

@@ -72,6 +72,20 @@ pub enum EvalFileError {
         /// What is wrong.
         source: ParamsError,
     },
+    /// A network file that cannot be used.
+    #[error("eval file {}: network {source}", path.display())]
+    Network {
+        /// The file.
+        path: PathBuf,
+        /// What is wrong.
+        source: super::network_file::NetworkFileError,
+    },
+    /// Bytes that are neither text nor a network.
+    #[error("eval file {}: neither a network nor a weights text", path.display())]
+    Binary {
+        /// The file.
+        path: PathBuf,
+    },
     /// The file cannot be written.
     #[error("cannot write eval file {}: {source}", path.display())]
     Write {
