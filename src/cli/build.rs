@@ -23,7 +23,8 @@ Which --max-seeds (Abapa, 2 threads; measured on 2 cores, 24 GB):
   16  seconds
   20  about a minute
   24  about 6 minutes, 2.3 GB raw, about 0.6 GB compact (the search's default --tb-limit)
-  30  about an hour, 19 GB raw, 24 GB of memory
+  30  about 80 minutes, 5.1 GB compact (19 GB raw), 16 GB of memory with --memory 16GB
+  31  about 55 minutes more, 1.95 GB more compact, 19.5 GB of memory with --memory 22GB
 
 Before it starts, the build prints an estimate of the boards, disk, peak
 memory and time of the levels still to build, and refuses (unless --force)
@@ -31,7 +32,7 @@ when the disk or the memory cannot hold them. Ctrl-C stops it within a
 second or two, with nothing half-written: run the same command to resume.")]
 pub struct BuildArgs {
     /// Build levels 0..=N (seeds on the board): 16 takes seconds, 20 about
-    /// a minute, 24 about 6 minutes, 30 about an hour and 24 GB of memory.
+    /// a minute, 24 about 6 minutes, 30 about 80 minutes and 16 GB of memory.
     #[arg(long, value_name = "N")]
     max_seeds: usize,
     #[command(flatten)]
