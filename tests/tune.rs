@@ -355,3 +355,28 @@ fn tune_trains_a_network_the_engine_uses() {
         "learning rate",
     );
 }
+
+/// The shipped network loads, is the one its README names, and plays.
+#[test]
+fn the_shipped_network_loads_and_plays() {
+    let path =
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("databases/eval/abapa-24.nnue");
+    let choice = oware::search::EvalChoice::load(&path).unwrap();
+    let net = choice.network.expect("a network");
+    let readme = std::fs::read_to_string(
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("databases/README.md"),
+    )
+    .unwrap();
+    let named = format!("network {:08x}", net.checksum());
+    assert!(readme.contains(&named), "the README names {named}");
+    let text = stdout(&[
+        "bestmove",
+        "--depth",
+        "6",
+        "--no-db",
+        "--no-book",
+        "--eval",
+        path.to_str().unwrap(),
+    ]);
+    assert!(!text.trim().is_empty());
+}
