@@ -149,21 +149,17 @@ impl Evaluator {
     pub fn evaluate(&self, pos: &Position, best_capture: u8) -> i32 {
         let [south_store, north_store] = pos.stores();
         let material = self.store * (i32::from(south_store) - i32::from(north_store));
-        if let Some(net) = self.network {
-            let view = if pos.side_to_move() == Side::South {
-                material
-            } else {
-                -material
-            };
-            return view + net.clamped_board_value(pos) + self.capture_term(best_capture);
-        }
-        let south_view = material + self.rows_difference(pos);
+        // South's view of what both sides share, and the side to move's own.
+        let (south_view, mover_view) = match self.network {
+            None => (material + self.rows_difference(pos), 0),
+            Some(net) => (material, net.clamped_board_value(pos)),
+        };
         let view = if pos.side_to_move() == Side::South {
             south_view
         } else {
             -south_view
         };
-        view + self.capture_term(best_capture)
+        view + mover_view + self.capture_term(best_capture)
     }
 
     /// The worth of South's pits less the worth of North's.

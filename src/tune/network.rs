@@ -246,6 +246,13 @@ impl Moments {
     }
 }
 
+/// Shuffles `items` in place (Fisher–Yates).
+fn shuffle<T>(items: &mut [T], rng: &mut Rng) {
+    for i in (1..items.len()).rev() {
+        items.swap(i, rng.below(i + 1));
+    }
+}
+
 /// Trains a network on `rows` (a tenth held out), calling `progress` with
 /// each epoch's errors.
 pub fn train(
@@ -255,9 +262,7 @@ pub fn train(
 ) -> Trained {
     let mut rng = Rng::new(options.seed ^ 0x5EED);
     let mut order: Vec<usize> = (0..rows.len()).collect();
-    for i in (1..order.len()).rev() {
-        order.swap(i, rng.below(i + 1));
-    }
+    shuffle(&mut order, &mut rng);
     let held = rows.len() / 10;
     let held_out: Vec<TrainRow> = order[..held].iter().map(|&i| rows[i]).collect();
     let mut train_rows: Vec<TrainRow> = order[held..].iter().map(|&i| rows[i]).collect();
@@ -272,9 +277,7 @@ pub fn train(
     let mut best = (f64::INFINITY, net.clone(), 0);
     let mut epochs = Vec::new();
     for epoch in 0..options.epochs {
-        for i in (1..train_rows.len()).rev() {
-            train_rows.swap(i, rng.below(i + 1));
-        }
+        shuffle(&mut train_rows, &mut rng);
         for batch in train_rows.chunks(options.batch.max(1)) {
             for row in batch {
                 let acc = net.sums(&row.inputs);
@@ -300,12 +303,12 @@ pub fn train(
                 g_small[2 * HIDDEN + 1] += dy * f32::from(row.best_capture);
             }
             t += 1;
-            let mut flat_w1: Vec<f32> = std::mem::take(&mut net.w1).into_iter().flatten().collect();
-            m_w1.step(&mut flat_w1, &mut g_w1, options.learning_rate, t);
-            net.w1 = flat_w1
-                .chunks_exact(HIDDEN)
-                .map(|c| c.try_into().expect("HIDDEN lanes"))
-                .collect();
+            m_w1.step(
+                net.w1.as_flattened_mut(),
+                &mut g_w1,
+                options.learning_rate,
+                t,
+            );
             let mut small: Vec<f32> = net
                 .b1
                 .iter()

@@ -61,15 +61,6 @@ impl EvalChoice {
                 source,
             })
     }
-
-    /// A short description: `weights` or `network 1a2b3c4d` (its checksum).
-    pub fn describe(&self) -> String {
-        match self.network {
-            Some(net) => format!("network {:08x}", net.checksum()),
-            None if self.weights == EvalParams::DEFAULT => "built-in weights".to_string(),
-            None => "weights".to_string(),
-        }
-    }
 }
 
 impl Default for EvalChoice {
@@ -125,7 +116,6 @@ mod tests {
             choice.network.unwrap(),
             again.network.unwrap()
         ));
-        assert!(choice.describe().starts_with("network "));
 
         let text_path = dir.path().join("w.txt");
         fs::write(&text_path, "threat = 7\n").unwrap();
