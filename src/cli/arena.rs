@@ -5,7 +5,7 @@ use std::fs::File;
 use std::io::{BufWriter, IsTerminal, Write};
 use std::ops::ControlFlow;
 use std::path::PathBuf;
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use anyhow::{Context, Result, anyhow, bail};
@@ -17,7 +17,7 @@ use oware::arena::game::ArenaGame;
 use oware::arena::openings::{Opening, every_opening, parse_openings_for, random_openings_for};
 use oware::arena::record::{RecordInfo, record};
 use oware::arena::referee::GameSettings;
-use oware::arena::runner::{MatchConfig, run_match};
+use oware::arena::runner::{MatchConfig, MatchSummary, run_match};
 use oware::arena::series::Format;
 use oware::arena::stats::Sprt;
 use oware::mancala::{self, Mancala, MancalaRules, MancalaTables};
@@ -25,6 +25,7 @@ use oware::search::Oware;
 use oware::{Rules, tb};
 
 use super::common::{Choice, RulesArgs};
+use super::interrupt;
 use super::output;
 
 /// The openings shipped with the engine (`benches/openings.txt`).
@@ -105,6 +106,10 @@ pub struct MatchArgs {
     /// Write every game to this OGN file.
     #[arg(long)]
     ogn: Option<PathBuf>,
+    /// Print the score so far to stderr every N games (a terminal shows a
+    /// progress bar instead).
+    #[arg(long, value_name = "N")]
+    report_every: Option<u32>,
     /// Print the summary as one JSON object.
     #[arg(long)]
     json: bool,
@@ -233,7 +238,7 @@ fn play<G: MatchGame>(args: &MatchArgs, rules: G::MatchRules) -> Result<()> {
     if let Some(dir) = &args.db {
         settings.tables = Some(Arc::new(G::referee_tables(dir, rules)?));
     }
-    let mut ogn = match &args.ogn {
+    let ogn = match &args.ogn {
         Some(path) => {
             Some(BufWriter::new(File::create(path).with_context(|| {
                 format!("cannot create {}", path.display())
@@ -269,68 +274,85 @@ fn play<G: MatchGame>(args: &MatchArgs, rules: G::MatchRules) -> Result<()> {
         ProgressBar::hidden()
     };
     let margin = matches!(tc, TimeControl::Clock { .. }).then_some(config.settings.clock_margin);
-    let mut write_error = None;
-    let mut written = 0u32;
-    let summary = run_match(&config, |report, summary| {
-        // After a failed write nothing more goes to the file: a record cut
-        // short would otherwise sit between whole ones.
-        if let Some(out) = ogn.as_mut().filter(|_| write_error.is_none()) {
-            let (south, north) = match report.a_side {
-                oware::Side::South => (&summary.a, &summary.b),
-                oware::Side::North => (&summary.b, &summary.a),
-            };
-            let [south_tc, north_tc] = config
-                .settings
-                .time_controls(report.a_side)
-                .map(|tc| tc.to_string());
-            let rec = record(
-                &report.played,
-                &RecordInfo {
-                    event: "oware match",
-                    round: report.number,
-                    south,
-                    north,
-                    time_controls: [&south_tc, &north_tc],
-                    clock_margin: margin,
-                },
-            );
-            // Each game reaches the file when it ends: a match cut short
-            // keeps every game it finished. One that cannot be written
-            // (a full disk) stops the match.
-            if let Err(e) = write!(out, "{rec}\n\n").and_then(|()| out.flush()) {
-                write_error = Some(e);
-                return ControlFlow::Break(());
+    let report_every = args
+        .report_every
+        .filter(|_| !std::io::stderr().is_terminal());
+    // What the games have given so far, shared with the watcher of Ctrl-C,
+    // which prints it: the callback holds it while it writes a record, so
+    // an interruption never cuts one.
+    let shared = Mutex::new(Progress {
+        ogn,
+        write_error: None,
+        written: 0,
+        summary: None,
+    });
+    let finished = std::sync::atomic::AtomicBool::new(false);
+    interrupt::install();
+    let summary = std::thread::scope(|scope| {
+        scope.spawn(|| watch_for_interruption(&shared, &finished, args.json));
+        let summary = run_match(&config, |report, summary| {
+            let mut progress = shared.lock().unwrap_or_else(|e| e.into_inner());
+            let progress = &mut *progress;
+            progress.summary = Some(summary.clone());
+            // After a failed write nothing more goes to the file: a record
+            // cut short would otherwise sit between whole ones.
+            if let Some(out) = progress
+                .ogn
+                .as_mut()
+                .filter(|_| progress.write_error.is_none())
+            {
+                let (south, north) = match report.a_side {
+                    oware::Side::South => (&summary.a, &summary.b),
+                    oware::Side::North => (&summary.b, &summary.a),
+                };
+                let [south_tc, north_tc] = config
+                    .settings
+                    .time_controls(report.a_side)
+                    .map(|tc| tc.to_string());
+                let rec = record(
+                    &report.played,
+                    &RecordInfo {
+                        event: "oware match",
+                        round: report.number,
+                        south,
+                        north,
+                        time_controls: [&south_tc, &north_tc],
+                        clock_margin: margin,
+                    },
+                );
+                // Each game reaches the file when it ends: a match cut short
+                // keeps every game it finished. One that cannot be written
+                // (a full disk) stops the match.
+                if let Err(e) = write!(out, "{rec}\n\n").and_then(|()| out.flush()) {
+                    progress.write_error = Some(e);
+                    return ControlFlow::Break(());
+                }
+                progress.written += 1;
             }
-            written += 1;
-        }
-        let w = summary.wdl;
-        let mut msg = format!("+{} ={} -{}", w.wins, w.draws, w.losses);
-        if let Some(elo) = summary.pairs.elo().or(w.elo()) {
-            msg.push_str(&format!("  Elo {:+.1} ± {:.1}", elo.elo, elo.margin()));
-        }
-        if let Some((_, llr, _)) = summary.sprt {
-            msg.push_str(&format!("  LLR {llr:.2}"));
-        }
-        bar.set_position(u64::from(w.games()));
-        bar.set_message(msg);
-        ControlFlow::Continue(())
+            let msg = score_so_far(summary);
+            let games = summary.wdl.games();
+            if report_every.is_some_and(|n| n > 0 && games % n == 0) {
+                output::note(format_args!("{games} games: {msg}"));
+            }
+            bar.set_position(u64::from(games));
+            bar.set_message(msg);
+            ControlFlow::Continue(())
+        });
+        finished.store(true, std::sync::atomic::Ordering::Relaxed);
+        summary
     })
     .map_err(|e| anyhow!(e))?;
     bar.finish_and_clear();
     // The summary first, even when the records failed: the games were
     // played.
-    if args.json {
-        output::line(summary.to_json());
-    } else {
-        for line in summary.lines() {
-            output::line(line);
-        }
-    }
-    if let (Some(mut out), Some(path)) = (ogn, &args.ogn) {
-        if let Some(e) = write_error {
+    print_summary(&summary, args.json, false);
+    let progress = shared.into_inner().unwrap_or_else(|e| e.into_inner());
+    if let (Some(mut out), Some(path)) = (progress.ogn, &args.ogn) {
+        if let Some(e) = progress.write_error {
             bail!(
-                "cannot write {}: {e} (the match stopped; {written} of its {} games are in it)",
+                "cannot write {}: {e} (the match stopped; {} of its {} games are in it)",
                 path.display(),
+                progress.written,
                 summary.wdl.games()
             );
         }
@@ -338,6 +360,71 @@ fn play<G: MatchGame>(args: &MatchArgs, rules: G::MatchRules) -> Result<()> {
             .with_context(|| format!("cannot write {}", path.display()))?;
     }
     Ok(())
+}
+
+/// What a match has played so far.
+struct Progress {
+    ogn: Option<BufWriter<File>>,
+    write_error: Option<std::io::Error>,
+    written: u32,
+    summary: Option<MatchSummary>,
+}
+
+/// The score line of the progress bar and of `--report-every`.
+fn score_so_far(summary: &MatchSummary) -> String {
+    let w = summary.wdl;
+    let mut msg = format!("+{} ={} -{}", w.wins, w.draws, w.losses);
+    if let Some(elo) = summary.pairs.elo().or(w.elo()) {
+        msg.push_str(&format!("  Elo {:+.1} ± {:.1}", elo.elo, elo.margin()));
+    }
+    if let Some((_, llr, _)) = summary.sprt {
+        msg.push_str(&format!("  LLR {llr:.2}"));
+    }
+    msg
+}
+
+/// Prints the summary, as text lines or one JSON object.
+fn print_summary(summary: &MatchSummary, json: bool, interrupted: bool) {
+    if json {
+        let mut value = summary.to_json();
+        value["interrupted"] = serde_json::Value::Bool(interrupted);
+        output::line(value);
+    } else {
+        for line in summary.lines() {
+            output::line(line);
+        }
+    }
+}
+
+/// Until the match has finished: on Ctrl-C (or SIGTERM), prints the summary
+/// of the games finished so far and ends the process with status 130 (the
+/// games in play are dropped; the records file holds every finished one).
+fn watch_for_interruption(
+    shared: &Mutex<Progress>,
+    finished: &std::sync::atomic::AtomicBool,
+    json: bool,
+) {
+    while !finished.load(std::sync::atomic::Ordering::Relaxed) {
+        std::thread::sleep(Duration::from_millis(50));
+        if !interrupt::requested() {
+            continue;
+        }
+        let mut progress = shared.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some(out) = progress.ogn.as_mut() {
+            let _ = out.flush();
+        }
+        match &progress.summary {
+            Some(summary) => {
+                print_summary(summary, json, true);
+                output::note(format_args!(
+                    "interrupted: the summary is of the {} games finished; the games in play are dropped",
+                    summary.wdl.games()
+                ));
+            }
+            None => output::note("interrupted before any game finished"),
+        }
+        std::process::exit(interrupt::STATUS);
+    }
 }
 
 /// The most games a series of `format` lasts, if bounded by itself.

@@ -13,6 +13,7 @@ use oware::tb;
 use oware::tb::estimate::{self, Costs};
 
 use super::common::thread_pool;
+use super::interrupt;
 use super::output;
 use super::tables::{TableChoice, TableRulesArgs};
 
@@ -264,38 +265,6 @@ fn free_disk(_dir: &Path) -> Option<u64> {
 /// MemAvailable of /proc/meminfo, in bytes.
 fn available_memory() -> Option<u64> {
     tb::resident::meminfo("MemAvailable:")
-}
-
-/// Ctrl-C during a build: the handler only sets the builder's flag, and
-/// the build stops at its next chunk of work.
-mod interrupt {
-    /// The exit status of an interrupted build (128 + SIGINT).
-    pub const STATUS: i32 = 130;
-
-    #[cfg(target_os = "linux")]
-    extern "C" fn on_sigint(_: libc::c_int) {
-        oware::tb::builder::INTERRUPTED.store(true, std::sync::atomic::Ordering::Relaxed);
-    }
-
-    /// Sets [`on_sigint`] as the handler of SIGINT, once: a second Ctrl-C
-    /// ends the process the default way.
-    #[cfg(target_os = "linux")]
-    pub fn install() {
-        // SAFETY: the handler only stores to a static atomic, which is
-        // async-signal-safe; `action` is fully initialised (zeroed, then
-        // its handler, flags and empty mask set) before `sigaction` reads
-        // it, and a null old action is allowed.
-        unsafe {
-            let mut action: libc::sigaction = std::mem::zeroed();
-            action.sa_sigaction = on_sigint as extern "C" fn(libc::c_int) as libc::sighandler_t;
-            action.sa_flags = libc::SA_RESTART | libc::SA_RESETHAND;
-            libc::sigemptyset(&mut action.sa_mask);
-            libc::sigaction(libc::SIGINT, &action, std::ptr::null_mut());
-        }
-    }
-
-    #[cfg(not(target_os = "linux"))]
-    pub fn install() {}
 }
 
 /// `oware build` as one rank of an MPI job: rank 0 prints.

@@ -10,6 +10,7 @@ mod build;
 mod common;
 mod completions;
 mod compress;
+mod interrupt;
 mod man;
 pub mod output;
 mod perft;
