@@ -2,7 +2,9 @@
 //!
 //! With `OWARE_BENCH_RAW` and `OWARE_BENCH_COMPACT` naming two folders of
 //! the same Abapa tables (one raw, one after `oware compress`), probes the
-//! levels of `OWARE_BENCH_LEVELS` (default `20,24`) of both. Without them,
+//! levels of `OWARE_BENCH_LEVELS` (default `20,24`) of both; with
+//! `OWARE_BENCH_COMPACT` alone, those of the compact folder only (levels
+//! built compact have no raw twin). Without either,
 //! builds levels 0..14 into a temporary folder, compresses a copy, and
 //! probes level 14. Each measurement is a million random ranks, warm: the
 //! files are read once before timing.
@@ -45,17 +47,24 @@ fn open(dir: &Path, level: usize) -> TableFile {
     table
 }
 
-fn folders() -> (PathBuf, PathBuf, Vec<usize>, Option<tempfile::TempDir>) {
-    if let (Ok(raw), Ok(compact)) = (
-        std::env::var("OWARE_BENCH_RAW"),
-        std::env::var("OWARE_BENCH_COMPACT"),
-    ) {
+/// The raw folder (if any), the compact one, the levels, and the temporary
+/// folder that holds both when they were built here.
+type Folders = (
+    Option<PathBuf>,
+    PathBuf,
+    Vec<usize>,
+    Option<tempfile::TempDir>,
+);
+
+fn folders() -> Folders {
+    if let Ok(compact) = std::env::var("OWARE_BENCH_COMPACT") {
         let levels = std::env::var("OWARE_BENCH_LEVELS")
             .unwrap_or_else(|_| "20,24".to_string())
             .split(',')
             .map(|l| l.trim().parse().expect("a level"))
             .collect();
-        return (raw.into(), compact.into(), levels, None);
+        let raw = std::env::var("OWARE_BENCH_RAW").ok().map(PathBuf::from);
+        return (raw, compact.into(), levels, None);
     }
     let tmp = tempfile::tempdir().expect("a temporary folder");
     let raw = tmp.path().join("raw");
@@ -83,7 +92,7 @@ fn folders() -> (PathBuf, PathBuf, Vec<usize>, Option<tempfile::TempDir>) {
         |_| {},
     )
     .expect("compressed");
-    (raw, compact, vec![14], Some(tmp))
+    (Some(raw), compact, vec![14], Some(tmp))
 }
 
 fn probes(c: &mut Criterion) {
@@ -92,7 +101,8 @@ fn probes(c: &mut Criterion) {
     group.throughput(Throughput::Elements(PROBES as u64));
     group.sample_size(10);
     for level in levels {
-        for (name, dir) in [("raw", &raw), ("compact", &compact)] {
+        let folders = raw.iter().map(|raw| ("raw", raw));
+        for (name, dir) in folders.chain([("compact", &compact)]) {
             let table = open(dir, level);
             let ranks = ranks(table.header().boards);
             group.bench_function(

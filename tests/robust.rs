@@ -303,6 +303,26 @@ fn every_command_with_json_prints_one_object() {
     .unwrap();
     assert_eq!(built["levels"].as_array().unwrap().len(), 6, "{built}");
     assert_eq!(built["levels"][4]["boards"], 1365, "{built}");
+    // Each level built says the process's peak memory while it was built;
+    // a level already built, none.
+    for level in built["levels"].as_array().unwrap() {
+        #[cfg(target_os = "linux")]
+        assert!(level["peak_rss"].as_u64().unwrap() > 1 << 20, "{level}");
+    }
+    let again: serde_json::Value = serde_json::from_str(&stdout(&[
+        "build",
+        "--max-seeds",
+        "5",
+        "--dir",
+        dir,
+        "--quiet",
+        "--json",
+    ]))
+    .unwrap();
+    for level in again["levels"].as_array().unwrap() {
+        assert_eq!(level["built"], false, "{level}");
+        assert!(level["peak_rss"].is_null(), "{level}");
+    }
     for args in [
         vec!["perft", "--depth", "3", "--divide", "--json"],
         vec!["verify", "--dir", dir, "--json"],

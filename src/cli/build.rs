@@ -347,6 +347,7 @@ fn level_json(s: &tb::LevelSummary) -> serde_json::Value {
         "built": s.built,
         "exact": s.stats.exact,
         "seconds": s.seconds,
+        "peak_rss": s.peak_rss,
         "phases": {
             "copy": s.phases.copy,
             "moves": s.phases.moves,

@@ -163,6 +163,9 @@ pub struct LevelSummary {
     /// Exact boards (Abapa; every board for the tables of scores) and the
     /// histogram of values.
     pub stats: LevelStats,
+    /// The process's peak resident memory while the level was built, in
+    /// bytes (`None` when skipped, or where the kernel does not say).
+    pub peak_rss: Option<u64>,
 }
 
 /// Seconds spent in each phase of building one level; they add up to the
@@ -219,8 +222,12 @@ impl LevelSummary {
         );
         if self.built {
             let rate = self.boards as f64 / self.seconds.max(1e-9);
+            let peak = self
+                .peak_rss
+                .map(|b| format!("; peak RSS {}", super::estimate::bytes(b)))
+                .unwrap_or_default();
             format!(
-                "{head}  {:>8.2} s  {:>6.2} M boards/s  ({})",
+                "{head}  {:>8.2} s  {:>6.2} M boards/s  ({}{peak})",
                 self.seconds,
                 rate / 1e6,
                 self.phases.describe()
@@ -584,6 +591,7 @@ pub fn build_levels_as<G: TableGame>(
                     seconds: 0.0,
                     phases: Phases::default(),
                     stats,
+                    peak_rss: None,
                 };
                 report(&summary);
                 summaries.push(summary);
@@ -595,6 +603,7 @@ pub fn build_levels_as<G: TableGame>(
             }
             Err(e) => return Err(e.into()),
         }
+        let peak_rss_since_reset = super::resident::reset_peak_rss();
         if let Ok(mut c) = whole.current.lock() {
             let (done_boards, done_work) = (c.done_boards, c.done_work);
             *c = Current {
@@ -655,6 +664,9 @@ pub fn build_levels_as<G: TableGame>(
             seconds: started.elapsed().as_secs_f64(),
             phases,
             stats,
+            peak_rss: peak_rss_since_reset
+                .then(super::resident::peak_rss)
+                .flatten(),
         };
         report(&summary);
         summaries.push(summary);

@@ -166,6 +166,26 @@ impl LowerLevels for Resident<'_> {
     }
 }
 
+/// Starts a new peak of this process's resident memory (Linux: `5` to
+/// `/proc/self/clear_refs`); false where that cannot be done.
+pub fn reset_peak_rss() -> bool {
+    std::fs::write("/proc/self/clear_refs", "5").is_ok()
+}
+
+/// This process's peak resident memory in bytes since the last
+/// [`reset_peak_rss`] (`VmHWM`), or `None` where the kernel does not say.
+pub fn peak_rss() -> Option<u64> {
+    let status = std::fs::read_to_string("/proc/self/status").ok()?;
+    let line = status.lines().find(|l| l.starts_with("VmHWM:"))?;
+    let kib: u64 = line["VmHWM:".len()..]
+        .trim()
+        .trim_end_matches("kB")
+        .trim()
+        .parse()
+        .ok()?;
+    Some(kib.saturating_mul(1024))
+}
+
 /// A field of `/proc/meminfo` (`"MemAvailable:"`, `"MemTotal:"` …) in
 /// bytes, or `None` where the kernel does not say.
 pub fn meminfo(name: &str) -> Option<u64> {

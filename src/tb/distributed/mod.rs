@@ -284,6 +284,7 @@ fn build_ranks(
             seconds: started.elapsed().as_secs_f64(),
             phases,
             stats: stats.unwrap_or_default(),
+            peak_rss: None,
         };
         let s = DistributedSummary {
             summary,
@@ -335,6 +336,7 @@ fn skipped(level: usize) -> LevelSummary {
         seconds: 0.0,
         phases: Phases::default(),
         stats: LevelStats::default(),
+        peak_rss: None,
     }
 }
 
