@@ -13,7 +13,9 @@ guaranteed `store + gM` seeds at the end whatever the opponent does
   fresh position before it (the opponent cannot lower a side's
   guarantee, so a drop is the side's own doing), and drops of the
   guaranteed result (a win, a draw at least, nothing), with how those
-  games ended for the side.
+  games ended for the side;
+- the same counts for each engine (the South and North tags), over the
+  side it played.
 
 The guarantees hold for a fresh history (RULES.md §4): only positions at
 the start of the record or right after a capture are counted.
@@ -83,6 +85,9 @@ def audit_game(oware, db, max_level, tags, moves):
     final = states[-1]["stores"]
     side = {"S": 0, "N": 1}
     report = Counter()
+    # The same counts for each side (0 South, 1 North): who was to move at
+    # a probed position, who dropped a guarantee.
+    by_side = (Counter(), Counter())
     before = None  # both sides' guarantees at the previous fresh position
     stores = None
     for state in states:
@@ -104,35 +109,38 @@ def audit_game(oware, db, max_level, tags, moves):
             guarantees = [0, 0]
             guarantees[mover] = state["stores"][mover] + entry["gm"]
             guarantees[1 - mover] = state["stores"][1 - mover] + entry["gn"]
-            report["probed"] += 1
             mine = guarantees[mover]
-            if mine >= 24:
-                report["cannot_lose"] += 1
-                if final[mover] < 24:
-                    report["cannot_lose_but_lost"] += 1
-            if mine >= 25:
-                report["sure_win"] += 1
-                if final[mover] < 25:
-                    report["sure_win_but_not_won"] += 1
-            if final[mover] < mine:
-                report["ended_below_guarantee"] += 1
+            for counts in (report, by_side[mover]):
+                counts["probed"] += 1
+                if mine >= 24:
+                    counts["cannot_lose"] += 1
+                    if final[mover] < 24:
+                        counts["cannot_lose_but_lost"] += 1
+                if mine >= 25:
+                    counts["sure_win"] += 1
+                    if final[mover] < 25:
+                        counts["sure_win_but_not_won"] += 1
+                if final[mover] < mine:
+                    counts["ended_below_guarantee"] += 1
         if before is not None:
             # Between two fresh positions the opponent cannot lower a
             # side's guarantee: a drop is that side's own doing.
             for who in (0, 1):
                 was, now = before[who], guarantees[who]
-                if now < was:
-                    report["drops"] += 1
-                    report["seeds_given_away"] += was - now
+                if now >= was:
+                    continue
+                for counts in (report, by_side[who]):
+                    counts["drops"] += 1
+                    counts["seeds_given_away"] += was - now
                     if category(now) < category(was):
-                        report["result_drops"] += 1
-                        report[f"dropped_{NAMES[category(was)]}_to_{NAMES[category(now)]}"] += 1
-                        report[f"dropped_then_{OUTCOMES[category(final[who])]}"] += 1
+                        counts["result_drops"] += 1
+                        counts[f"dropped_{NAMES[category(was)]}_to_{NAMES[category(now)]}"] += 1
+                        counts[f"dropped_then_{OUTCOMES[category(final[who])]}"] += 1
         before = guarantees
     first = {}
     for name in ("cannot_lose_but_lost", "sure_win_but_not_won", "result_drops", "drops"):
         first[name] = 1 if report[name] else 0
-    return report, first
+    return report, first, by_side
 
 
 def main():
@@ -144,16 +152,24 @@ def main():
     parser.add_argument("records", nargs="+")
     args = parser.parse_args()
     totals, games_with = Counter(), Counter()
+    engines = {}
     games = 0
     for path in args.records:
         with open(path) as f:
             text = f.read()
         for tags, moves in parse_records(text):
-            report, first = audit_game(args.oware, args.db, args.max_level, tags, moves)
+            report, first, by_side = audit_game(args.oware, args.db, args.max_level, tags, moves)
             totals.update(report)
             games_with.update(first)
+            for tag, counts in zip(("South", "North"), by_side):
+                engines.setdefault(tags.get(tag, tag), Counter()).update(counts)
             games += 1
-    result = {"games": games, "positions": dict(totals), "games_with": dict(games_with)}
+    result = {
+        "games": games,
+        "positions": dict(totals),
+        "games_with": dict(games_with),
+        "engines": {name: dict(counts) for name, counts in engines.items()},
+    }
     if args.json:
         print(json.dumps(result, sort_keys=True))
         return
@@ -164,6 +180,11 @@ def main():
     print("games with at least one:")
     for key in sorted(games_with):
         print(f"  {key}: {games_with[key]} of {games}")
+    for name in sorted(engines):
+        counts = engines[name]
+        print(f"{name} (the side it played):")
+        for key in sorted(counts):
+            print(f"  {key}: {counts[key]}")
 
 
 if __name__ == "__main__":
