@@ -66,6 +66,10 @@ fn folders() -> Folders {
         let raw = std::env::var("OWARE_BENCH_RAW").ok().map(PathBuf::from);
         return (raw, compact.into(), levels, None);
     }
+    assert!(
+        std::env::var_os("OWARE_BENCH_RAW").is_none(),
+        "OWARE_BENCH_RAW needs OWARE_BENCH_COMPACT (the same tables, compact)"
+    );
     let tmp = tempfile::tempdir().expect("a temporary folder");
     let raw = tmp.path().join("raw");
     let compact = tmp.path().join("compact");

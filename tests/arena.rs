@@ -588,34 +588,110 @@ fn a_match_cut_short_keeps_every_game_it_finished() {
     }
 }
 
-/// Ctrl-C midway through a long match: it stops at once with status 130,
-/// prints the summary of the games it finished (the same games its record
-/// file holds), and `--report-every` printed the score along the way.
+/// Ctrl-C (SIGINT) or `kill` (SIGTERM) midway through a long match: it
+/// stops at once with status 128 + the signal, prints the summary of the
+/// games it finished (the same games its record file holds, each whole),
+/// and `--report-every` printed the score along the way.
 #[cfg(target_os = "linux")]
 #[test]
-fn ctrl_c_prints_the_summary_of_the_games_finished() {
-    let dir = tempfile::tempdir().unwrap();
-    let ogn = dir.path().join("games.ogn");
+fn a_signal_prints_the_summary_of_the_games_finished() {
+    for (signal, json) in [(libc::SIGINT, true), (libc::SIGTERM, false)] {
+        let dir = tempfile::tempdir().unwrap();
+        let ogn = dir.path().join("games.ogn");
+        let mut command = std::process::Command::new(BIN);
+        command
+            .args(["match", "self", "self", "--depth", "2", "--games", "100000"])
+            .args(["--openings", "start", "--report-every", "2"])
+            .args(["--ogn", ogn.to_str().unwrap()])
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::piped());
+        if json {
+            command.arg("--json");
+        }
+        let mut child = command.spawn().unwrap();
+        let deadline = std::time::Instant::now() + std::time::Duration::from_secs(60);
+        while std::fs::read_to_string(&ogn)
+            .unwrap_or_default()
+            .matches("[Event ")
+            .count()
+            < 4
+        {
+            assert!(std::time::Instant::now() < deadline, "no 4 games in 60 s");
+            std::thread::sleep(std::time::Duration::from_millis(20));
+        }
+        // SAFETY: sending a signal to our own child, whose id is valid
+        // until it is waited for.
+        let rc = unsafe { libc::kill(child.id() as libc::pid_t, signal) };
+        assert_eq!(rc, 0);
+        let status = common::wait_within(&mut child, std::time::Duration::from_secs(10), "match");
+        let out = child.wait_with_output().unwrap();
+        let err = String::from_utf8_lossy(&out.stderr);
+        let text = String::from_utf8_lossy(&out.stdout);
+        assert_eq!(status.code(), Some(128 + signal), "{err}");
+        let games = if json {
+            let summary: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+            assert_eq!(summary["interrupted"], true, "{summary}");
+            summary["games"].as_u64().unwrap()
+        } else {
+            let line = text
+                .lines()
+                .find(|l| l.starts_with("Interrupted: "))
+                .unwrap_or_else(|| panic!("{text}"));
+            assert!(line.ends_with(" games finished; the games in play were dropped"));
+            line["Interrupted: ".len()..]
+                .split(' ')
+                .next()
+                .unwrap()
+                .parse()
+                .unwrap()
+        };
+        assert!(games >= 4, "{text}");
+        let records = std::fs::read_to_string(&ogn).unwrap();
+        let whole: Vec<&str> = records
+            .split("\n\n\n")
+            .filter(|r| !r.trim().is_empty())
+            .collect();
+        assert_eq!(whole.len() as u64, games, "{records}");
+        for r in whole {
+            GameRecord::parse(r)
+                .unwrap()
+                .replay(oware::Rules::ABAPA)
+                .unwrap();
+        }
+        assert!(
+            err.lines().last().unwrap_or_default().starts_with(&format!(
+                "interrupted: the summary is of the {games} games finished"
+            )),
+            "{err}"
+        );
+        let reports: Vec<&str> = err.lines().filter(|l| l.contains(" games: +")).collect();
+        assert_eq!(reports.len() as u64, games / 2, "{err}");
+        assert!(reports[0].starts_with("2 games: +"), "{err}");
+    }
+}
+
+/// A signal before the first game ends: the JSON summary still comes, of
+/// no game, marked interrupted.
+#[cfg(target_os = "linux")]
+#[test]
+fn a_signal_before_any_game_gives_an_empty_summary() {
     let mut child = std::process::Command::new(BIN)
-        .args(["match", "self", "self", "--depth", "2", "--games", "100000"])
-        .args(["--openings", "start", "--report-every", "2", "--json"])
-        .args(["--ogn", ogn.to_str().unwrap()])
+        .args([
+            "match",
+            "self",
+            "self",
+            "--movetime",
+            "1000",
+            "--games",
+            "2",
+        ])
+        .args(["--openings", "start", "--json"])
         .stdout(std::process::Stdio::piped())
         .stderr(std::process::Stdio::piped())
         .spawn()
         .unwrap();
-    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(60);
-    while std::fs::read_to_string(&ogn)
-        .unwrap_or_default()
-        .matches("[Event ")
-        .count()
-        < 4
-    {
-        assert!(std::time::Instant::now() < deadline, "no 4 games in 60 s");
-        std::thread::sleep(std::time::Duration::from_millis(20));
-    }
-    // SAFETY: sending a signal to our own child, whose id is valid until
-    // it is waited for.
+    std::thread::sleep(std::time::Duration::from_millis(500));
+    // SAFETY: as above.
     let rc = unsafe { libc::kill(child.id() as libc::pid_t, libc::SIGINT) };
     assert_eq!(rc, 0);
     let status = common::wait_within(&mut child, std::time::Duration::from_secs(10), "match");
@@ -624,19 +700,12 @@ fn ctrl_c_prints_the_summary_of_the_games_finished() {
     assert_eq!(status.code(), Some(130), "{err}");
     let summary: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(summary["interrupted"], true, "{summary}");
-    let games = summary["games"].as_u64().unwrap();
-    let text = std::fs::read_to_string(&ogn).unwrap();
-    assert_eq!(text.matches("[Event ").count() as u64, games, "{text}");
-    assert!(games >= 4, "{summary}");
+    assert_eq!(summary["games"], 0, "{summary}");
+    assert_eq!(summary["a"], "self", "{summary}");
     assert!(
-        err.lines().last().unwrap_or_default().starts_with(&format!(
-            "interrupted: the summary is of the {games} games finished"
-        )),
+        err.contains("interrupted: the summary is of the 0 games finished"),
         "{err}"
     );
-    let reports: Vec<&str> = err.lines().filter(|l| l.contains(" games: +")).collect();
-    assert_eq!(reports.len() as u64, games / 2, "{err}");
-    assert!(reports[0].starts_with("2 games: +"), "{err}");
 }
 
 /// Openings given as move lists: their moves carry no time, every move the

@@ -14,8 +14,12 @@ guaranteed `store + gM` seeds at the end whatever the opponent does
   guarantee, so a drop is the side's own doing), and drops of the
   guaranteed result (a win, a draw at least, nothing), with how those
   games ended for the side;
-- the same counts for each engine (the South and North tags), over the
-  side it played.
+- the same counts for each engine (the South and North tags; by side when
+  both have one name), over the side it played.
+
+A game the rules ended is judged by its stores; one ended otherwise (on
+time, by a fault, by adjudication or the ply cap) by its Winner tag, and
+"ended below its guarantee" is not counted for it.
 
 The guarantees hold for a fresh history (RULES.md §4): only positions at
 the start of the record or right after a capture are counted.
@@ -83,6 +87,14 @@ def audit_game(oware, db, max_level, tags, moves):
     start = tags.get("FEN", "startpos")
     states = trace(oware, start, moves)
     final = states[-1]["stores"]
+    # How each side's game ended: by the stores when the rules ended it,
+    # else (time, a fault, adjudication, the ply cap) by the Winner tag.
+    normal = tags.get("Termination", "normal").startswith("normal")
+    if normal:
+        outcome = [category(final[0]), category(final[1])]
+    else:
+        winner = tags.get("Winner", "draw")
+        outcome = {"South": [2, 0], "North": [0, 2]}.get(winner, [1, 1])
     side = {"S": 0, "N": 1}
     report = Counter()
     # The same counts for each side (0 South, 1 North): who was to move at
@@ -114,13 +126,13 @@ def audit_game(oware, db, max_level, tags, moves):
                 counts["probed"] += 1
                 if mine >= 24:
                     counts["cannot_lose"] += 1
-                    if final[mover] < 24:
+                    if outcome[mover] == 0:
                         counts["cannot_lose_but_lost"] += 1
                 if mine >= 25:
                     counts["sure_win"] += 1
-                    if final[mover] < 25:
+                    if outcome[mover] < 2:
                         counts["sure_win_but_not_won"] += 1
-                if final[mover] < mine:
+                if normal and final[mover] < mine:
                     counts["ended_below_guarantee"] += 1
         if before is not None:
             # Between two fresh positions the opponent cannot lower a
@@ -135,7 +147,7 @@ def audit_game(oware, db, max_level, tags, moves):
                     if category(now) < category(was):
                         counts["result_drops"] += 1
                         counts[f"dropped_{NAMES[category(was)]}_to_{NAMES[category(now)]}"] += 1
-                        counts[f"dropped_then_{OUTCOMES[category(final[who])]}"] += 1
+                        counts[f"dropped_then_{OUTCOMES[outcome[who]]}"] += 1
         before = guarantees
     first = {}
     for name in ("cannot_lose_but_lost", "sure_win_but_not_won", "result_drops", "drops"):
@@ -161,8 +173,12 @@ def main():
             report, first, by_side = audit_game(args.oware, args.db, args.max_level, tags, moves)
             totals.update(report)
             games_with.update(first)
-            for tag, counts in zip(("South", "North"), by_side):
-                engines.setdefault(tags.get(tag, tag), Counter()).update(counts)
+            names = [tags.get("South", "South"), tags.get("North", "North")]
+            if names[0] == names[1]:
+                # Two engines of one name are told apart by their side.
+                names = [f"{names[0]} (South)", f"{names[1]} (North)"]
+            for name, counts in zip(names, by_side):
+                engines.setdefault(name, Counter()).update(counts)
             games += 1
     result = {
         "games": games,

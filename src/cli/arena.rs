@@ -108,7 +108,7 @@ pub struct MatchArgs {
     ogn: Option<PathBuf>,
     /// Print the score so far to stderr every N games (a terminal shows a
     /// progress bar instead).
-    #[arg(long, value_name = "N")]
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
     report_every: Option<u32>,
     /// Print the summary as one JSON object.
     #[arg(long)]
@@ -284,16 +284,28 @@ fn play<G: MatchGame>(args: &MatchArgs, rules: G::MatchRules) -> Result<()> {
         ogn,
         write_error: None,
         written: 0,
-        summary: None,
+        summary: MatchSummary {
+            a: config.a.name().to_string(),
+            b: config.b.name().to_string(),
+            ..MatchSummary::default()
+        },
     });
     let finished = std::sync::atomic::AtomicBool::new(false);
     interrupt::install();
     let summary = std::thread::scope(|scope| {
-        scope.spawn(|| watch_for_interruption(&shared, &finished, args.json));
-        let summary = run_match(&config, |report, summary| {
+        scope.spawn(|| watch_for_interruption(&shared, &finished, &bar, args.json));
+        // Ends the watcher however the match ends, a panic included.
+        let _finished = SetOnDrop(&finished);
+        run_match(&config, |report, summary| {
             let mut progress = shared.lock().unwrap_or_else(|e| e.into_inner());
+            // A game that ends after the signal may have ended by it (an
+            // external engine in the same process group killed by the
+            // Ctrl-C): it is dropped with those in play.
+            if interrupt::requested() {
+                return ControlFlow::Break(());
+            }
             let progress = &mut *progress;
-            progress.summary = Some(summary.clone());
+            progress.summary = summary.clone();
             // After a failed write nothing more goes to the file: a record
             // cut short would otherwise sit between whole ones.
             if let Some(out) = progress
@@ -331,15 +343,13 @@ fn play<G: MatchGame>(args: &MatchArgs, rules: G::MatchRules) -> Result<()> {
             }
             let msg = score_so_far(summary);
             let games = summary.wdl.games();
-            if report_every.is_some_and(|n| n > 0 && games % n == 0) {
+            if report_every.is_some_and(|n| games % n == 0) {
                 output::note(format_args!("{games} games: {msg}"));
             }
             bar.set_position(u64::from(games));
             bar.set_message(msg);
             ControlFlow::Continue(())
-        });
-        finished.store(true, std::sync::atomic::Ordering::Relaxed);
-        summary
+        })
     })
     .map_err(|e| anyhow!(e))?;
     bar.finish_and_clear();
@@ -349,6 +359,9 @@ fn play<G: MatchGame>(args: &MatchArgs, rules: G::MatchRules) -> Result<()> {
     let progress = shared.into_inner().unwrap_or_else(|e| e.into_inner());
     if let (Some(mut out), Some(path)) = (progress.ogn, &args.ogn) {
         if let Some(e) = progress.write_error {
+            // What the failed write left in the buffer is dropped, not
+            // written after the whole records.
+            drop(out.into_parts());
             bail!(
                 "cannot write {}: {e} (the match stopped; {} of its {} games are in it)",
                 path.display(),
@@ -367,7 +380,16 @@ struct Progress {
     ogn: Option<BufWriter<File>>,
     write_error: Option<std::io::Error>,
     written: u32,
-    summary: Option<MatchSummary>,
+    summary: MatchSummary,
+}
+
+/// Sets its flag when dropped.
+struct SetOnDrop<'a>(&'a std::sync::atomic::AtomicBool);
+
+impl Drop for SetOnDrop<'_> {
+    fn drop(&mut self) {
+        self.0.store(true, std::sync::atomic::Ordering::Relaxed);
+    }
 }
 
 /// The score line of the progress bar and of `--report-every`.
@@ -393,15 +415,32 @@ fn print_summary(summary: &MatchSummary, json: bool, interrupted: bool) {
         for line in summary.lines() {
             output::line(line);
         }
+        if interrupted {
+            output::line(format!(
+                "Interrupted: {} finished; the games in play were dropped",
+                games_phrase(summary.wdl.games())
+            ));
+        }
+    }
+}
+
+/// `1 game`, `2 games`.
+fn games_phrase(n: u32) -> String {
+    if n == 1 {
+        "1 game".to_string()
+    } else {
+        format!("{n} games")
     }
 }
 
 /// Until the match has finished: on Ctrl-C (or SIGTERM), prints the summary
-/// of the games finished so far and ends the process with status 130 (the
-/// games in play are dropped; the records file holds every finished one).
+/// of the games finished so far and ends the process with status 128 + the
+/// signal (the games in play are dropped; the records file holds every
+/// finished one).
 fn watch_for_interruption(
     shared: &Mutex<Progress>,
     finished: &std::sync::atomic::AtomicBool,
+    bar: &ProgressBar,
     json: bool,
 ) {
     while !finished.load(std::sync::atomic::Ordering::Relaxed) {
@@ -410,20 +449,31 @@ fn watch_for_interruption(
             continue;
         }
         let mut progress = shared.lock().unwrap_or_else(|e| e.into_inner());
-        if let Some(out) = progress.ogn.as_mut() {
+        if finished.load(std::sync::atomic::Ordering::Relaxed) {
+            // The match ended before the signal was seen: it is whole.
+            return;
+        }
+        bar.finish_and_clear();
+        let progress = &mut *progress;
+        // A record is whole in the buffer unless its write failed: then
+        // nothing more goes to the file.
+        if let (Some(out), None) = (progress.ogn.as_mut(), &progress.write_error) {
             let _ = out.flush();
         }
-        match &progress.summary {
-            Some(summary) => {
-                print_summary(summary, json, true);
-                output::note(format_args!(
-                    "interrupted: the summary is of the {} games finished; the games in play are dropped",
-                    summary.wdl.games()
-                ));
-            }
-            None => output::note("interrupted before any game finished"),
+        print_summary(&progress.summary, json, true);
+        let games = progress.summary.wdl.games();
+        match &progress.write_error {
+            Some(e) => output::note(format_args!(
+                "interrupted, after the records stopped: {e} ({} of the {} finished are in the file)",
+                progress.written,
+                games_phrase(games)
+            )),
+            None => output::note(format_args!(
+                "interrupted: the summary is of the {} finished; the games in play are dropped",
+                games_phrase(games)
+            )),
         }
-        std::process::exit(interrupt::STATUS);
+        std::process::exit(interrupt::status());
     }
 }
 

@@ -148,7 +148,7 @@ fn build<G: tb::TableGame>(args: &BuildArgs, game: &G, dir: &Path) -> Result<()>
     let summaries = match built {
         Err(e @ tb::BuildError::Interrupted { .. }) => {
             output::note(e);
-            std::process::exit(interrupt::STATUS);
+            std::process::exit(interrupt::status());
         }
         other => other?,
     };

@@ -1,44 +1,63 @@
-//! Ctrl-C (and `kill`'s SIGTERM) for the long commands: the handler only
-//! sets flags, and the command stops at its next check.
+//! Ctrl-C (SIGINT) and `kill` (SIGTERM) for the long commands: the handler
+//! only records the signal and sets flags, and the command stops at its
+//! next check.
 
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicI32, Ordering};
 
-/// The exit status of an interrupted command (128 + SIGINT).
-pub const STATUS: i32 = 130;
-
-/// Set by the handler.
-static REQUESTED: AtomicBool = AtomicBool::new(false);
+/// The signal received, 0 before any.
+static RECEIVED: AtomicI32 = AtomicI32::new(0);
 
 /// Whether an interruption has been asked for.
 pub fn requested() -> bool {
-    REQUESTED.load(Ordering::Relaxed)
+    RECEIVED.load(Ordering::Relaxed) != 0
 }
 
-#[cfg(target_os = "linux")]
-extern "C" fn on_signal(_: libc::c_int) {
-    REQUESTED.store(true, Ordering::Relaxed);
+/// The exit status of a command the signal interrupted: 128 + its number
+/// (130 for Ctrl-C, 143 for SIGTERM).
+pub fn status() -> i32 {
+    match RECEIVED.load(Ordering::Relaxed) {
+        0 => 130,
+        signal => 128 + signal,
+    }
+}
+
+#[cfg(unix)]
+extern "C" fn on_signal(signal: libc::c_int) {
+    RECEIVED.store(signal, Ordering::Relaxed);
     // The builder polls its own flag between chunks of work.
     oware::tb::builder::INTERRUPTED.store(true, Ordering::Relaxed);
+    // A second signal, of either kind, ends the process the default way.
+    // SAFETY: `signal` is async-signal-safe, and SIG_DFL is a valid action.
+    unsafe {
+        libc::signal(libc::SIGINT, libc::SIG_DFL);
+        libc::signal(libc::SIGTERM, libc::SIG_DFL);
+    }
 }
 
-/// Sets [`on_signal`] as the handler of SIGINT and SIGTERM, once: a second
-/// signal ends the process the default way.
-#[cfg(target_os = "linux")]
+/// Sets [`on_signal`] as the handler of SIGINT and SIGTERM, except for a
+/// signal the process was started ignoring (a background job of a script).
+#[cfg(unix)]
 pub fn install() {
     for signal in [libc::SIGINT, libc::SIGTERM] {
-        // SAFETY: the handler only stores to static atomics, which is
-        // async-signal-safe; `action` is fully initialised (zeroed, then
-        // its handler, flags and empty mask set) before `sigaction` reads
-        // it, and a null old action is allowed.
+        // SAFETY: the handler only stores to static atomics and resets the
+        // two actions, which is async-signal-safe; `action` and `old` are
+        // fully initialised (zeroed, then the action's handler, flags and
+        // empty mask set) before `sigaction` reads or writes them.
         unsafe {
+            let mut old: libc::sigaction = std::mem::zeroed();
+            libc::sigaction(signal, std::ptr::null(), &mut old);
+            if old.sa_sigaction == libc::SIG_IGN {
+                continue;
+            }
             let mut action: libc::sigaction = std::mem::zeroed();
             action.sa_sigaction = on_signal as extern "C" fn(libc::c_int) as libc::sighandler_t;
-            action.sa_flags = libc::SA_RESTART | libc::SA_RESETHAND;
+            action.sa_flags = libc::SA_RESTART;
             libc::sigemptyset(&mut action.sa_mask);
             libc::sigaction(signal, &action, std::ptr::null_mut());
         }
     }
 }
 
-#[cfg(not(target_os = "linux"))]
+/// Elsewhere the signals keep their default action.
+#[cfg(not(unix))]
 pub fn install() {}

@@ -102,7 +102,7 @@ pub enum BuildError {
     /// A level above 48 or equal to 47 (which no game reaches).
     #[error("--max-seeds must be at most 48")]
     TooManySeeds,
-    /// [`INTERRUPTED`] was set (Ctrl-C): the level being built was dropped
+    /// [`INTERRUPTED`] was set (Ctrl-C or SIGTERM): the level being built was dropped
     /// and its temporary files removed; `built` is the last level whose
     /// file is in place with every level below it (`None`: none).
     #[error(
@@ -118,8 +118,8 @@ pub enum BuildError {
     },
 }
 
-/// Set to stop a build (by `oware build`'s SIGINT handler, which only
-/// stores `true` here): the solvers skip the chunks of work not yet
+/// Set to stop a build (by `oware build`'s handler of SIGINT and
+/// SIGTERM, which only stores `true` here): the solvers skip the chunks of work not yet
 /// started, and the build returns [`BuildError::Interrupted`] before it
 /// writes anything more.
 pub static INTERRUPTED: AtomicBool = AtomicBool::new(false);
@@ -164,7 +164,8 @@ pub struct LevelSummary {
     /// histogram of values.
     pub stats: LevelStats,
     /// The process's peak resident memory while the level was built, in
-    /// bytes (`None` when skipped, or where the kernel does not say).
+    /// bytes, sampled every 50 ms (`None` when skipped, in the MPI build,
+    /// or where the kernel does not say).
     pub peak_rss: Option<u64>,
 }
 
@@ -196,8 +197,8 @@ impl Phases {
 
 impl LevelSummary {
     /// The line `oware build` prints: boards, exact share (tables of
-    /// scores, Awari's and Mancala's: the range of scores), and seconds and
-    /// rate or "already built".
+    /// scores, Awari's and Mancala's: the range of scores), and seconds,
+    /// rate, phases and peak memory, or "already built".
     pub fn describe(&self, rules: impl Into<TableRules>) -> String {
         let values = if rules.into().encoding() == Encoding::Score {
             let mut scores = self
@@ -603,7 +604,7 @@ pub fn build_levels_as<G: TableGame>(
             }
             Err(e) => return Err(e.into()),
         }
-        let peak_rss_since_reset = super::resident::reset_peak_rss();
+        let peak = super::resident::PeakRss::start();
         if let Ok(mut c) = whole.current.lock() {
             let (done_boards, done_work) = (c.done_boards, c.done_work);
             *c = Current {
@@ -664,9 +665,7 @@ pub fn build_levels_as<G: TableGame>(
             seconds: started.elapsed().as_secs_f64(),
             phases,
             stats,
-            peak_rss: peak_rss_since_reset
-                .then(super::resident::peak_rss)
-                .flatten(),
+            peak_rss: peak.finish(),
         };
         report(&summary);
         summaries.push(summary);

@@ -166,18 +166,62 @@ impl LowerLevels for Resident<'_> {
     }
 }
 
-/// Starts a new peak of this process's resident memory (Linux: `5` to
-/// `/proc/self/clear_refs`); false where that cannot be done.
-pub fn reset_peak_rss() -> bool {
-    std::fs::write("/proc/self/clear_refs", "5").is_ok()
+/// The peak of this process's resident memory over a span of work,
+/// sampled every 50 ms from `/proc/self/status` by a thread of its own (the
+/// kernel's own peak, `VmHWM`, cannot be reset without also resetting what
+/// `getrusage` and `/usr/bin/time` report).
+pub struct PeakRss {
+    peak: std::sync::Arc<AtomicU64>,
+    done: std::sync::Arc<std::sync::atomic::AtomicBool>,
+    sampler: Option<std::thread::JoinHandle<()>>,
 }
 
-/// This process's peak resident memory in bytes since the last
-/// [`reset_peak_rss`] (`VmHWM`), or `None` where the kernel does not say.
-pub fn peak_rss() -> Option<u64> {
+impl PeakRss {
+    /// Starts sampling (nothing where the kernel does not say).
+    pub fn start() -> PeakRss {
+        let peak = std::sync::Arc::new(AtomicU64::new(0));
+        let done = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+        let sampler = resident_bytes().map(|first| {
+            peak.store(first, Ordering::Relaxed);
+            let (peak, done) = (peak.clone(), done.clone());
+            std::thread::spawn(move || {
+                while !done.load(Ordering::Relaxed) {
+                    std::thread::sleep(std::time::Duration::from_millis(50));
+                    if let Some(now) = resident_bytes() {
+                        peak.fetch_max(now, Ordering::Relaxed);
+                    }
+                }
+            })
+        });
+        PeakRss {
+            peak,
+            done,
+            sampler,
+        }
+    }
+
+    /// Stops sampling: the peak seen, in bytes.
+    pub fn finish(mut self) -> Option<u64> {
+        let sampler = self.sampler.take()?;
+        self.done.store(true, Ordering::Relaxed);
+        let _ = sampler.join();
+        let last = resident_bytes().unwrap_or(0);
+        Some(self.peak.load(Ordering::Relaxed).max(last))
+    }
+}
+
+impl Drop for PeakRss {
+    fn drop(&mut self) {
+        self.done.store(true, Ordering::Relaxed);
+    }
+}
+
+/// This process's resident memory now, in bytes (`VmRSS` of
+/// `/proc/self/status`).
+fn resident_bytes() -> Option<u64> {
     let status = std::fs::read_to_string("/proc/self/status").ok()?;
-    let line = status.lines().find(|l| l.starts_with("VmHWM:"))?;
-    let kib: u64 = line["VmHWM:".len()..]
+    let line = status.lines().find(|l| l.starts_with("VmRSS:"))?;
+    let kib: u64 = line["VmRSS:".len()..]
         .trim()
         .trim_end_matches("kB")
         .trim()
