@@ -353,10 +353,14 @@ fn play<G: MatchGame>(args: &MatchArgs, rules: G::MatchRules) -> Result<()> {
     })
     .map_err(|e| anyhow!(e))?;
     bar.finish_and_clear();
+    let mut progress = shared.into_inner().unwrap_or_else(|e| e.into_inner());
+    if interrupt::requested() {
+        // The signal came as the match ended, or its callback saw it first.
+        report_interruption(&mut progress, args.json);
+    }
     // The summary first, even when the records failed: the games were
     // played.
     print_summary(&summary, args.json, false);
-    let progress = shared.into_inner().unwrap_or_else(|e| e.into_inner());
     if let (Some(mut out), Some(path)) = (progress.ogn, &args.ogn) {
         if let Some(e) = progress.write_error {
             // What the failed write left in the buffer is dropped, not
@@ -454,27 +458,32 @@ fn watch_for_interruption(
             return;
         }
         bar.finish_and_clear();
-        let progress = &mut *progress;
-        // A record is whole in the buffer unless its write failed: then
-        // nothing more goes to the file.
-        if let (Some(out), None) = (progress.ogn.as_mut(), &progress.write_error) {
-            let _ = out.flush();
-        }
-        print_summary(&progress.summary, json, true);
-        let games = progress.summary.wdl.games();
-        match &progress.write_error {
-            Some(e) => output::note(format_args!(
-                "interrupted, after the records stopped: {e} ({} of the {} finished are in the file)",
-                progress.written,
-                games_phrase(games)
-            )),
-            None => output::note(format_args!(
-                "interrupted: the summary is of the {} finished; the games in play are dropped",
-                games_phrase(games)
-            )),
-        }
-        std::process::exit(interrupt::status());
+        report_interruption(&mut progress, json);
     }
+}
+
+/// After Ctrl-C (or SIGTERM): prints the summary of the games finished and
+/// ends the process with status 128 + the signal.
+fn report_interruption(progress: &mut Progress, json: bool) -> ! {
+    // A record is whole in the buffer unless its write failed: then
+    // nothing more goes to the file.
+    if let (Some(out), None) = (progress.ogn.as_mut(), &progress.write_error) {
+        let _ = out.flush();
+    }
+    print_summary(&progress.summary, json, true);
+    let games = progress.summary.wdl.games();
+    match &progress.write_error {
+        Some(e) => output::note(format_args!(
+            "interrupted, after the records stopped: {e} ({} of the {} finished are in the file)",
+            progress.written,
+            games_phrase(games)
+        )),
+        None => output::note(format_args!(
+            "interrupted: the summary is of the {} finished; the games in play are dropped",
+            games_phrase(games)
+        )),
+    }
+    std::process::exit(interrupt::status());
 }
 
 /// The most games a series of `format` lasts, if bounded by itself.

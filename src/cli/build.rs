@@ -26,6 +26,7 @@ Which --max-seeds (Abapa, 2 threads; measured on 2 cores, 24 GB):
   24  about 6 minutes, 2.3 GB raw, about 0.6 GB compact (the search's default --tb-limit)
   30  about 80 minutes, 5.1 GB compact (19 GB raw), 16 GB of memory with --memory 16GB
   31  about 55 minutes more, 1.95 GB more compact, 19.5 GB of memory with --memory 22GB
+  32  about 2 hours more, 2.6 GB more compact, 21.3 GB of memory with --memory 22GB
 
 Before it starts, the build prints an estimate of the boards, disk, peak
 memory and time of the levels still to build, and refuses (unless --force)
