@@ -10,7 +10,10 @@ use std::path::{Path, PathBuf};
 use oware::Variant;
 use oware::mancala::MancalaRules;
 use oware::tb::compact::convert::first_difference;
-use oware::tb::compact::{COMPACT_V2, COMPACT_VERSION, Coding, compress_folder};
+use oware::tb::compact::{
+    BLOCK_BYTES, COMPACT_V2, COMPACT_V3, COMPACT_VERSION, Coding, LARGE_BLOCK_BYTES,
+    compress_folder,
+};
 use oware::tb::{TableFile, TableFormat, TableRules, build_levels_as, table_path};
 use proptest::prelude::*;
 
@@ -71,6 +74,10 @@ struct Pair {
 }
 
 fn pair(rules: TableRules, max: usize) -> Pair {
+    pair_with(rules, max, Coding::DEFAULT)
+}
+
+fn pair_with(rules: TableRules, max: usize, coding: Coding) -> Pair {
     let tmp = tempfile::tempdir().unwrap();
     let raw = tmp.path().join("raw");
     let compact = tmp.path().join("compact");
@@ -80,7 +87,7 @@ fn pair(rules: TableRules, max: usize) -> Pair {
         let name = table_path(Path::new(""), rules, level);
         std::fs::copy(raw.join(&name), compact.join(&name)).unwrap();
     }
-    let done = compress_folder(&compact, rules, None, Coding::DEFAULT, |_| {}).unwrap();
+    let done = compress_folder(&compact, rules, None, coding, |_| {}).unwrap();
     assert_eq!(done.len(), max + 1);
     assert!(done.iter().all(|c| c.converted));
     Pair {
@@ -96,19 +103,24 @@ fn open(dir: &Path, rules: TableRules, level: usize) -> TableFile {
 
 #[test]
 fn every_level_of_every_rule_set_decodes_to_the_raw_entries() {
-    for (rules, max) in rule_sets() {
-        let p = pair(rules, max);
+    for ((rules, max), bytes) in rule_sets()
+        .into_iter()
+        .flat_map(|set| [(set, BLOCK_BYTES), (set, LARGE_BLOCK_BYTES)])
+    {
+        let p = pair_with(rules, max, Coding::with_block_bytes(bytes));
         for level in 0..=max {
             let raw = open(&p.raw, rules, level);
             let compact = open(&p.compact, rules, level);
             assert!(!raw.is_compact() && compact.is_compact());
+            let coding = compact.compact().unwrap().info().coding;
+            assert_eq!(coding.block_bytes as usize, bytes);
             assert_eq!(raw.header().checksum, compact.header().checksum);
             // Board by board through the probe path, and whole.
             for r in 0..raw.header().boards {
                 assert_eq!(
                     raw.value(r),
                     compact.value(r),
-                    "{rules} level {level} rank {r}"
+                    "{rules} level {level} rank {r} ({bytes}-byte blocks)"
                 );
             }
             assert_eq!(&*compact.raw(), raw.payload(), "{rules} level {level}");
@@ -172,6 +184,73 @@ fn a_large_level_decodes_whole_to_the_raw_entries() {
     let payload = raw.raw_payload().expect("a raw level");
     assert_eq!(first_difference(&compact, payload, 2), None);
     assert_eq!(&compact.decode_all().unwrap()[..], payload);
+}
+
+/// A search decodes the smallest compact levels into memory, a byte a
+/// board, as far as its budget goes: those levels then read the raw
+/// entries at every rank (and when folded whole), the rest stay compact.
+#[test]
+fn levels_decoded_for_a_search_read_the_raw_entries() {
+    let rules = TableRules::Oware(Variant::Abapa);
+    let p = abapa_12();
+    let mut levels = oware::tb::Levels::open(&p.compact, rules).unwrap();
+    // Levels 0..11 take 1,345,890 boards: a byte each, and level 12's
+    // 1,339,702 more do not fit.
+    let budget = 1_400_000;
+    let decoded = levels.decode_in_memory(budget);
+    assert!(decoded <= budget && decoded >= 1_345_890, "{decoded}");
+    let raw = oware::tb::Levels::open(&p.raw, rules).unwrap();
+    for level in 0..=12 {
+        let (compact, raw) = (levels.loaded(level), raw.loaded(level));
+        assert_eq!(compact.is_decoded(), level < 12, "level {level}");
+        for r in 0..raw.header().boards {
+            assert_eq!(compact.value(r), raw.value(r), "level {level} rank {r}");
+        }
+        // Runs are cut differently in each path: sum over whole entries.
+        let sum = |t: &TableFile| {
+            t.fold_entries(
+                || (0u64, 0u64, 0u64),
+                |(n, s, q), run| {
+                    let entries = run
+                        .chunks_exact(2)
+                        .map(|e| u64::from(u16::from_be_bytes([e[0], e[1]])));
+                    entries.fold((n, s, q), |(n, s, q), e| (n + 1, s + e, q + e * e))
+                },
+                |a, b| (a.0 + b.0, a.1 + b.1, a.2 + b.2),
+            )
+        };
+        assert_eq!(sum(compact), sum(raw), "level {level}");
+    }
+}
+
+/// Level 12 probed at every seventh rank in blocks of either size: the
+/// skip table's path to each rank reads the raw entries. (Its classes of
+/// codes are tested in the library's own tests: level 12 keeps one.)
+#[test]
+fn ranks_of_a_large_level_probe_the_raw_entries_in_either_block_size() {
+    let rules = TableRules::Oware(Variant::Abapa);
+    let p = abapa_12();
+    let raw = open(&p.raw, rules, 12);
+    let tmp = tempfile::tempdir().unwrap();
+    let name = table_path(Path::new(""), rules, 12);
+    std::fs::copy(p.raw.join(&name), tmp.path().join(&name)).unwrap();
+    let small = Coding::with_block_bytes(BLOCK_BYTES);
+    compress_folder(tmp.path(), rules, Some(12), small, |_| {}).unwrap();
+    for (dir, bytes) in [
+        (p.compact.clone(), LARGE_BLOCK_BYTES),
+        (tmp.path().to_path_buf(), BLOCK_BYTES),
+    ] {
+        let compact = open(&dir, rules, 12);
+        let coding = compact.compact().unwrap().info().coding;
+        assert_eq!(coding.block_bytes as usize, bytes);
+        for r in (0..raw.header().boards).step_by(7) {
+            assert_eq!(
+                raw.value(r),
+                compact.value(r),
+                "rank {r}, {bytes}-byte blocks"
+            );
+        }
+    }
 }
 
 proptest! {
@@ -274,24 +353,49 @@ fn a_future_format_and_other_rules_are_refused() {
     assert!(err.contains("built for rules abapa"), "{err}");
     // The version is the header's first field (one byte in bincode's
     // varint encoding): a version from the future.
-    let mut bytes = std::fs::read(&path).unwrap();
+    let bytes = std::fs::read(&path).unwrap();
     assert_eq!(u32::from(bytes[12]), COMPACT_VERSION);
-    // A file of the version before classes (one class, as every level
-    // this small has) reads the same, and `compress` codes it anew.
+    // The older versions had 32-byte blocks only: a file of 64-byte blocks
+    // under their number is refused.
+    for old in [COMPACT_V2, COMPACT_V3] {
+        let mut old_bytes = bytes.clone();
+        old_bytes[12] = old as u8;
+        std::fs::write(&path, &old_bytes).unwrap();
+        let err = TableFile::open(&path, rules, 6, true)
+            .err()
+            .unwrap()
+            .to_string();
+        assert!(
+            err.contains(&format!("format version {old} with blocks of 64 bytes")),
+            "{err}"
+        );
+    }
+    std::fs::write(&path, &bytes).unwrap();
+    // A file of the versions before classes (one class, as every level
+    // this small has) and before 64-byte blocks reads the same, and
+    // `compress` codes it anew.
     let values = |t: &TableFile| {
         (0..t.header().boards)
             .map(|r| t.value(r))
             .collect::<Vec<_>>()
     };
     let current = values(&open(&p.compact, rules, 6));
-    bytes[12] = COMPACT_V2 as u8;
-    std::fs::write(&path, &bytes).unwrap();
-    assert_eq!(values(&open(&p.compact, rules, 6)), current);
-    let done = compress_folder(&p.compact, rules, Some(6), Coding::DEFAULT, |_| {}).unwrap();
-    assert!(done[0].converted);
-    let recoded = open(&p.compact, rules, 6);
-    assert_eq!(recoded.header().version, COMPACT_VERSION);
-    assert_eq!(values(&recoded), current);
+    let small = Coding::with_block_bytes(BLOCK_BYTES);
+    for old in [COMPACT_V2, COMPACT_V3] {
+        compress_folder(&p.compact, rules, Some(6), small, |_| {}).unwrap();
+        let mut old_bytes = std::fs::read(&path).unwrap();
+        assert_eq!(u32::from(old_bytes[12]), COMPACT_VERSION);
+        old_bytes[12] = old as u8;
+        std::fs::write(&path, &old_bytes).unwrap();
+        assert_eq!(values(&open(&p.compact, rules, 6)), current);
+        let done = compress_folder(&p.compact, rules, Some(6), Coding::DEFAULT, |_| {}).unwrap();
+        assert!(done[0].converted, "version {old}");
+        let recoded = open(&p.compact, rules, 6);
+        assert_eq!(recoded.header().version, COMPACT_VERSION);
+        let coding = recoded.compact().unwrap().info().coding;
+        assert_eq!(coding.block_bytes as usize, LARGE_BLOCK_BYTES);
+        assert_eq!(values(&recoded), current);
+    }
     let mut bytes = std::fs::read(&path).unwrap();
     bytes[12] = 9;
     std::fs::write(&path, &bytes).unwrap();
@@ -332,6 +436,15 @@ fn compress_runs_again_and_commands_read_compact_and_mixed_folders() {
     assert_eq!(out.matches("already compact").count(), 10, "{out}");
     let after = common::stdout(&["probe", "2-2-1-0-1-1-1-0-1-0-0-0-0-0-S", "--db", dir]);
     assert_eq!(before, after);
+    // Another block size codes every level again, and reads the same.
+    let out = common::stdout(&["compress", "--db", dir, "--block-bytes", "32"]);
+    assert_eq!(out.matches("compressed in").count(), 10, "{out}");
+    let after = common::stdout(&["probe", "2-2-1-0-1-1-1-0-1-0-0-0-0-0-S", "--db", dir]);
+    assert_eq!(before, after);
+    common::fails(
+        &["compress", "--db", dir, "--block-bytes", "48"],
+        "blocks take 32 or 64 bytes",
+    );
     let out = common::stdout(&["verify", "--db", dir]);
     assert_eq!(out.matches(": ok").count(), 10, "{out}");
     let empty = tempfile::tempdir().unwrap();

@@ -25,6 +25,12 @@ pub struct CompressArgs {
     /// Only this level (0..=48).
     #[arg(long, value_parser = clap::value_parser!(u8).range(0..=48))]
     level: Option<u8>,
+    /// Bytes a block takes: 64 (the default, the smallest files) or 32
+    /// (the block size of format version 3: files about 2 % larger, probes
+    /// about a third faster). Levels coded in the other size are coded
+    /// again, so a later run without this flag brings them back to 64.
+    #[arg(long, default_value_t = 64, value_parser = parse_block_bytes, value_name = "BYTES")]
+    block_bytes: usize,
     /// Worker threads (default: every core).
     #[arg(long)]
     threads: Option<usize>,
@@ -52,7 +58,7 @@ pub fn run(args: CompressArgs) -> Result<()> {
                 &dir,
                 rules,
                 args.level.map(usize::from),
-                Coding::DEFAULT,
+                Coding::with_block_bytes(args.block_bytes),
                 |c| {
                     if !json {
                         output::line(c.describe());
@@ -92,4 +98,13 @@ pub fn run(args: CompressArgs) -> Result<()> {
         ));
     }
     Ok(())
+}
+
+/// Reads `--block-bytes`: 32 or 64.
+fn parse_block_bytes(text: &str) -> Result<usize, String> {
+    match text {
+        "32" => Ok(32),
+        "64" => Ok(64),
+        _ => Err(format!("blocks take 32 or 64 bytes, not {text:?}")),
+    }
 }

@@ -5,8 +5,9 @@
 //! (serde + bincode), zero padding to a multiple of 64 bytes, the payload.
 //! The header's version says which payload follows: the raw entries
 //! (version [`FORMAT_VERSION`], an entry a board by rank) or the compact
-//! sections (version [`COMPACT_VERSION`], or [`COMPACT_V2`] from before the
-//! classes of codes; see [`super::compact`]). All read
+//! sections (version [`COMPACT_VERSION`], [`COMPACT_V3`] from before the
+//! 64-byte blocks, or [`COMPACT_V2`] from before the classes of codes; see
+//! [`super::compact`]). All read
 //! through [`TableFile::value`].
 
 use std::fs::{self, File};
@@ -16,15 +17,18 @@ use std::path::{Path, PathBuf};
 use memmap2::Mmap;
 use serde::{Deserialize, Serialize};
 
-use super::compact::{COMPACT_V2, COMPACT_VERSION, CompactInfo, CompactLevel, Compressed};
+use super::compact::narrow::NarrowLevel;
+use super::compact::{
+    BLOCK_BYTES, COMPACT_V2, COMPACT_V3, COMPACT_VERSION, CompactInfo, CompactLevel, Compressed,
+};
 use super::rules::TableRules;
 use super::value::Value;
 use crate::Variant;
 
 /// The first eight bytes of every table file.
 pub const MAGIC: [u8; 8] = *b"OWARETB\x01";
-/// The format version of raw tables (compact ones are [`COMPACT_V2`] and
-/// [`COMPACT_VERSION`]).
+/// The format version of raw tables (compact ones are [`COMPACT_V2`],
+/// [`COMPACT_V3`] and [`COMPACT_VERSION`]).
 pub const FORMAT_VERSION: u32 = 1;
 const MAX_HEADER: usize = 4096;
 const ALIGN: usize = 64;
@@ -347,9 +351,9 @@ pub struct TableFile {
     offset: usize,
     path: PathBuf,
     compact: Option<Box<CompactLevel>>,
-    /// A compact level's entries decoded into memory, when a search asked
-    /// for it (see [`TableFile::decode_in_memory`]).
-    decoded: Option<super::scratch::Scratch>,
+    /// A compact level's entries decoded into memory a byte a board, when
+    /// a search asked for it (see [`TableFile::decode_in_memory`]).
+    decoded: Option<NarrowLevel>,
 }
 
 /// The version a framed header starts with (its first field).
@@ -400,7 +404,7 @@ impl TableFile {
                     read_framed_header(&map, &MAGIC, "table").map_err(bad)?;
                 (header, None, end)
             }
-            COMPACT_V2 | COMPACT_VERSION => {
+            COMPACT_V2 | COMPACT_V3 | COMPACT_VERSION => {
                 let (header, end): (CompactHeader, usize) =
                     read_framed_header(&map, &MAGIC, "table").map_err(bad)?;
                 (header.table, Some(header.compact), end)
@@ -465,6 +469,12 @@ impl TableFile {
                 None
             }
             Some(info) => {
+                if version < COMPACT_VERSION && info.coding.block_bytes as usize != BLOCK_BYTES {
+                    return Err(bad(format!(
+                        "format version {version} with blocks of {} bytes (that version has {BLOCK_BYTES})",
+                        info.coding.block_bytes
+                    )));
+                }
                 let payload = map.get(offset..).unwrap_or(&[]);
                 Some(Box::new(
                     CompactLevel::open(payload, header.boards, info).map_err(bad)?,
@@ -563,19 +573,25 @@ impl TableFile {
     pub fn entry(&self, r: u64) -> u16 {
         match (&self.compact, &self.decoded) {
             (None, _) => self.header.encoding.entry(self.payload(), r),
-            (Some(_), Some(raw)) => self.header.encoding.entry(raw, r),
+            (Some(_), Some(narrow)) => narrow.entry(r),
             (Some(c), None) => c.entry(self.payload(), r),
         }
     }
 
-    /// Decodes a compact level into memory, so that its probes cost a
-    /// load as a raw table's do (nothing for a raw table, or one already
-    /// decoded). Returns the bytes it now holds.
+    /// Decodes a compact level into memory a byte a board (see
+    /// [`NarrowLevel`]), so that its probes cost a load as a raw table's
+    /// do, in half the memory of the raw pairs (nothing for a raw table,
+    /// or one already decoded). Returns the bytes it now holds.
     pub fn decode_in_memory(&mut self) -> io::Result<u64> {
-        if self.compact.is_some() && self.decoded.is_none() {
-            self.decoded = Some(self.decode_all()?);
+        if let (Some(c), None) = (&self.compact, &self.decoded) {
+            self.decoded = Some(NarrowLevel::decode(c, self.payload())?);
         }
-        Ok(self.decoded.as_ref().map_or(0, |d| d.len() as u64))
+        Ok(self.decoded.as_ref().map_or(0, NarrowLevel::memory))
+    }
+
+    /// Whether a compact level is held decoded in memory.
+    pub fn is_decoded(&self) -> bool {
+        self.decoded.is_some()
     }
 
     /// The value of the board of rank `r`.
@@ -590,7 +606,7 @@ impl TableFile {
         let width = self.header.encoding.bytes_per_board();
         let byte = match (&self.compact, &self.decoded) {
             (None, _) => self.payload().get(width * r as usize),
-            (Some(_), Some(raw)) => raw.get(width * r as usize),
+            (Some(_), Some(narrow)) => narrow.byte(r),
             (Some(c), None) => self.payload().get(c.probe_address(r)),
         };
         if let Some(byte) = byte {
@@ -633,9 +649,10 @@ impl TableFile {
     /// Folds the level's raw entries chunk by chunk, in parallel: `fold`
     /// takes an accumulator and a run of the raw payload's bytes (whole
     /// entries), `reduce` joins two accumulators. A raw table's runs are
-    /// slices of its map (a compact one decoded in memory, of that copy);
-    /// a compact one's chunks are otherwise decoded one at a time
-    /// (a probe per board would decode each block again for every board).
+    /// slices of its map; a compact one decoded in memory is read from
+    /// that copy a run at a time, and its chunks are otherwise decoded one
+    /// at a time (a probe per board would decode each block again for every
+    /// board).
     pub fn fold_entries<T: Send>(
         &self,
         init: impl Fn() -> T + Sync + Send,
@@ -644,10 +661,22 @@ impl TableFile {
     ) -> T {
         use rayon::prelude::*;
         let width = self.header.encoding.bytes_per_board();
-        if let Some(raw) = self.raw_payload().or(self.decoded.as_deref()) {
+        if let Some(raw) = self.raw_payload() {
             return raw
                 .par_chunks(width << 16)
                 .fold(&init, &fold)
+                .reduce(&init, reduce);
+        }
+        if let Some(narrow) = &self.decoded {
+            const RUN: u64 = 1 << 16;
+            return (0..narrow.boards().div_ceil(RUN))
+                .into_par_iter()
+                .fold(&init, |acc, i| {
+                    let mut run = Vec::with_capacity(RUN as usize * width);
+                    let len = RUN.min(narrow.boards() - i * RUN) as usize;
+                    narrow.raw_run(i * RUN, len, width, &mut run);
+                    fold(acc, &run)
+                })
                 .reduce(&init, reduce);
         }
         let Some(c) = &self.compact else {

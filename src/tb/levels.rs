@@ -75,20 +75,19 @@ impl Levels {
         Ok((levels, rejected.into_iter().map(|(_, e)| e).collect()))
     }
 
-    /// Decodes the open compact levels into memory, the smallest first,
-    /// while their raw size fits in `budget` bytes (a probe of a decoded
-    /// level is a load, of a compact one a block's decode). Returns the
-    /// bytes decoded.
+    /// Decodes the open compact levels into memory, a byte a board, the
+    /// smallest first, while they fit in `budget` bytes (a probe of a
+    /// decoded level is a load, of a compact one a block's decode).
+    /// Returns the bytes decoded.
     pub fn decode_in_memory(&mut self, budget: u64) -> u64 {
         let mut left = budget;
         for table in self.files.iter_mut().flatten() {
-            let h = table.header();
-            let raw = h.boards * h.encoding.bytes_per_board() as u64;
-            if table.is_compact() && raw <= left {
+            let bytes = table.header().boards;
+            if table.is_compact() && bytes <= left {
                 // Without the memory the level is probed compact: slower,
                 // not wrong.
                 if let Ok(bytes) = table.decode_in_memory() {
-                    left -= bytes;
+                    left = left.saturating_sub(bytes);
                 }
             }
         }
@@ -214,9 +213,9 @@ pub fn decode_budget() -> u64 {
     mib.min(1 << 40) << 20
 }
 
-/// The default of [`decode_budget`], in MiB: levels 0..22 of Abapa
-/// decoded take 1.04 GB; with levels 23 and 24 left compact (343 MB) a
-/// search holds 1.4 GB of tables where the raw files' pages took 2.3 GB.
+/// The default of [`decode_budget`], in MiB: levels 0..24 of Abapa
+/// decoded a byte a board take 1.17 GB, where the raw files' pages took
+/// 2.33 GB; level 25 (546 MB more) stays compact.
 pub const DEFAULT_DECODE_MIB: u64 = 1536;
 
 /// [`TableError::NoFolder`] unless `dir` is a folder.

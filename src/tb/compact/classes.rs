@@ -38,8 +38,9 @@ pub const MIN_BOARDS: u64 = 1 << 20;
 const SAMPLE: u64 = 1 << 24;
 const SPAN: u64 = 1 << 15;
 
-/// Boards of a block while fitting (about what a block of 32 bytes holds).
-const FIT_BLOCK: usize = 64;
+/// Boards of a block while fitting, for each 32 bytes of a block (about
+/// what they hold).
+const FIT_BOARDS_PER_32_BYTES: usize = 64;
 
 /// Rounds of k-means.
 const ROUNDS: usize = 6;
@@ -55,11 +56,13 @@ const NO_CODE: u32 = 1 << 16;
 /// The model with classes fitted to the `boards` entries read through
 /// `entry`, starting from `base` (one class, few contexts), if it codes a
 /// sample of the level in fewer bits, model included, than `single` (the
-/// best model of one class); else `single`.
+/// best model of one class) in blocks of `block_bytes` bytes; else
+/// `single`.
 pub fn fit(
     single: Model,
     base: &Model,
     boards: u64,
+    block_bytes: usize,
     entry: &(impl Fn(u64) -> u16 + Sync),
 ) -> Model {
     let contexts = base.contexts();
@@ -78,7 +81,8 @@ pub fn fit(
                 .collect()
         })
         .collect();
-    let blocks: Vec<&[u16]> = sample.iter().flat_map(|s| s.chunks(FIT_BLOCK)).collect();
+    let fit_block = FIT_BOARDS_PER_32_BYTES * block_bytes / BLOCK_BYTES;
+    let blocks: Vec<&[u16]> = sample.iter().flat_map(|s| s.chunks(fit_block)).collect();
     let size = base.symbols.len();
     // Every class starts from the base's codes; the blocks are first split
     // by how many bits a board the base spends on them.
@@ -147,7 +151,7 @@ pub fn fit(
             })
             .collect();
     }
-    let block_bits = 8 * BLOCK_BYTES;
+    let block_bits = 8 * block_bytes;
     let packed = |m: &Model| -> u64 {
         let blocks: u64 = sample
             .par_iter()
@@ -163,7 +167,7 @@ pub fn fit(
             .sum();
         let sampled = sample.iter().map(|s| s.len() as u64).sum::<u64>().max(1);
         // Data and counts scaled to the level, plus the model.
-        let data = u128::from(blocks) * (8 * BLOCK_BYTES as u128 + 8) * u128::from(boards)
+        let data = u128::from(blocks) * (8 * block_bytes as u128 + 8) * u128::from(boards)
             / u128::from(sampled);
         data as u64 + 8 * m.to_bytes().len() as u64
     };
@@ -236,40 +240,12 @@ mod tests {
     use super::super::{Coding, CompactLevel, compress};
     use super::*;
 
-    /// Two kinds of regions over the same symbols, one mostly a single
-    /// symbol, the other uniform: the previous symbol tells them apart
-    /// only partly, and classes code them in fewer bits than one set of
-    /// context codes.
-    #[test]
-    fn classes_beat_one_code_on_mixed_regions() {
-        let boards = 1u64 << 21;
-        let entry = |r: u64| {
-            let h = r.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 58;
-            if (r >> 12).is_multiple_of(2) && h < 56 {
-                0
-            } else {
-                (h % 8) as u16
-            }
-        };
-        let model = Model::fit(boards, &entry);
-        assert!(model.classes > 1, "two kinds of regions give classes");
-        // The level coded with them decodes to its entries, whole and by
-        // probes.
-        let c = compress(boards, Coding::DEFAULT, &entry);
-        let (info, [model_bytes, sparse, counts, chunks]) = c.layout();
-        let s = info.sections;
-        let mut payload = vec![0u8; s.end() as usize];
-        for (section, bytes) in [
-            (s.model, &model_bytes),
-            (s.sparse, &sparse),
-            (s.counts, &counts),
-            (s.chunk_checksums, &chunks),
-            (s.data, &c.data),
-        ] {
-            payload[section.offset as usize..][..bytes.len()].copy_from_slice(bytes);
-        }
+    /// A level compressed in `coding` decodes to its entries, whole and by
+    /// probes.
+    fn decodes_to_its_entries(boards: u64, coding: Coding, entry: &(impl Fn(u64) -> u16 + Sync)) {
+        let (info, payload) = compress(boards, coding, entry).payload();
         let level = CompactLevel::open(&payload, boards, info).unwrap();
-        assert_eq!(level.classes(), model.classes);
+        assert!(level.classes() > 1, "{coding:?}");
         let mut out = vec![0u8; 2 * boards as usize];
         level.decode_all(&payload, 2, &mut out);
         for r in 0..boards {
@@ -280,8 +256,40 @@ mod tests {
                 "rank {r}"
             );
         }
-        for r in (0..boards).step_by(997) {
+        for r in (0..boards).step_by(97) {
             assert_eq!(level.entry(&payload, r), entry(r), "probe of rank {r}");
+        }
+    }
+
+    /// Two kinds of regions over the same sixteen symbols, each with four
+    /// of its own that take half its boards: the previous symbol tells
+    /// them apart only partly, and classes code them in fewer bits than
+    /// one set of context codes, in blocks of either size.
+    #[test]
+    fn classes_beat_one_code_on_mixed_regions() {
+        let boards = 1u64 << 21;
+        let entry = |r: u64| {
+            let h = r.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 32;
+            let own = if (r >> 12).is_multiple_of(2) { 0 } else { 12 };
+            if h & 1 == 0 {
+                own + (h >> 1) as u16 % 4
+            } else {
+                let other = (h >> 1) as u16 % 12;
+                if own == 0 { 4 + other } else { other }
+            }
+        };
+        for block_bytes in [BLOCK_BYTES, super::super::LARGE_BLOCK_BYTES] {
+            let model = Model::fit(boards, block_bytes, &entry);
+            assert!(
+                model.classes > 1,
+                "two kinds of regions give classes ({block_bytes} bytes)"
+            );
+        }
+        let model = Model::fit(boards, BLOCK_BYTES, &entry);
+        // The level coded with them decodes to its entries, whole and by
+        // probes, in blocks of either size.
+        for block_bytes in [BLOCK_BYTES, super::super::LARGE_BLOCK_BYTES] {
+            decodes_to_its_entries(boards, Coding::with_block_bytes(block_bytes), &entry);
         }
         let bytes = model.to_bytes();
         assert_eq!(Model::from_bytes(&bytes), Ok(model.clone()));

@@ -191,8 +191,9 @@ pub fn entropy(raw: &[u8], width: usize) -> f64 {
 /// Converts the level file at `path` (of `rules`, `level`) to the compact
 /// format in place: a raw file is checked against its checksum,
 /// compressed, and replaced once the compact one decodes to the same
-/// entries; a compact file of an older format version is decoded and coded
-/// again the same way; a current compact file is left as it is.
+/// entries; a compact file of an older format version, or of another block
+/// size than `coding`'s, is decoded and coded again the same way; a
+/// compact file already in `coding` is left as it is.
 pub fn compress_file(
     path: &Path,
     rules: TableRules,
@@ -204,8 +205,13 @@ pub fn compress_file(
     let width = header.encoding.bytes_per_board();
     match table.raw_payload() {
         Some(raw) => write_compact_level(path, &header, raw, coding),
-        // A compact file of an older version is coded again.
-        None if header.version < super::COMPACT_VERSION => {
+        // A compact file of an older version or another block size is
+        // coded again.
+        None if header.version < super::COMPACT_VERSION
+            || table
+                .compact()
+                .is_some_and(|c| c.info().coding.block_bytes != coding.block_bytes) =>
+        {
             let raw = table.decode_all().map_err(|error| TableError::Io {
                 path: path.to_path_buf(),
                 error,
@@ -238,7 +244,7 @@ pub fn compress_file(
 }
 
 /// Converts every raw level of `rules` in `dir`, and every compact one of
-/// an older format version, to the current compact format, the smallest
+/// an older format version or another block size, to `coding`, the smallest
 /// first, calling `report` after each level (current compact ones are
 /// reported as they are). Takes the folder's build lock, so that no build
 /// writes beside it; a run stopped half-way is resumed by running it

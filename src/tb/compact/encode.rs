@@ -32,7 +32,7 @@ const SEGMENT: u64 = 1 << 20;
 /// Compresses the `boards` entries read by rank through `entry`.
 pub fn compress(boards: u64, coding: Coding, entry: &(impl Fn(u64) -> u16 + Sync)) -> Compressed {
     assert!(coding.is_valid(), "unsupported coding {coding:?}");
-    let model = Model::fit(boards, entry);
+    let model = Model::fit(boards, coding.block_bytes as usize, entry);
     let symbol_of = model.symbol_map();
     let codes: Vec<Vec<u32>> = model.lengths.iter().map(|l| canonical_codes(l)).collect();
     let block_bits = 8 * coding.block_bytes as usize;

@@ -6,7 +6,7 @@ use rayon::prelude::*;
 use super::cache::ProbeCache;
 use super::huffman::Decoder;
 use super::model::{Model, START};
-use super::{BLOCK_BYTES, CompactInfo, Section, meta_checksum};
+use super::{CompactInfo, LARGE_BLOCK_BYTES, Section, meta_checksum};
 use crate::tb::file::checksum_serial;
 
 /// A compact level's model and where its sections lie in the payload.
@@ -23,10 +23,17 @@ pub struct CompactLevel {
     /// Every code's words of at most [`FAST_BITS`] bits in one table, by
     /// code (class × contexts + context) then prefix (see [`fast_entry`]).
     fast: Box<[u32]>,
+    /// For the codes a probe passes over on its way to its rank: by code
+    /// and prefix as [`CompactLevel::fast`], how many whole codes the
+    /// prefix holds one after the other, their bits and the code that
+    /// follows (see [`skip_table`]).
+    skip: Box<[u32]>,
     /// Recent probes' entries.
     cache: ProbeCache,
     boards: u64,
     blocks: usize,
+    /// Bytes a block takes.
+    block_bytes: usize,
     sparse_at: usize,
     counts_at: usize,
     chunks_at: usize,
@@ -45,6 +52,39 @@ const fn fast_entry(len: u8, next: u16, symbol: u16) -> u32 {
     (len as u32) << 24 | (next as u32) << 12 | symbol as u32
 }
 
+/// The most codes one skip entry passes over (a code of one symbol takes
+/// no bits, so a prefix could hold any number of them).
+const MAX_SKIP: u32 = 15;
+
+/// The skip table: for each code (class × contexts + context) and each
+/// [`FAST_BITS`]-bit prefix, the codes the prefix holds whole, read one
+/// after the other from that code through `fast` (each naming the next):
+/// their number (bits 16..19; 0 when the first is longer than the prefix),
+/// their bits (12..15) and the code after the last (0..11).
+fn skip_table(fast: &[u32]) -> Box<[u32]> {
+    let width = 1usize << FAST_BITS;
+    (0..fast.len())
+        .map(|at| {
+            let (mut code, prefix) = (at / width, at % width);
+            let (mut used, mut n) = (0u32, 0u32);
+            while n < MAX_SKIP {
+                // The prefix's bits from `used` on, zeros after: a fast
+                // entry of at most the bits left reads only known bits.
+                let rest = (prefix << used) & (width - 1);
+                let entry = fast[code * width + rest];
+                let len = entry >> 24 & 0xF;
+                if entry & SLOW != 0 || used + len > FAST_BITS {
+                    break;
+                }
+                used += len;
+                code = (entry >> 12 & 0xFFF) as usize;
+                n += 1;
+            }
+            n << 16 | used << 12 | code as u32
+        })
+        .collect()
+}
+
 fn fast_table(decoders: &[Decoder], next_context: &[u16], contexts: usize) -> Box<[u32]> {
     let mut fast = Vec::with_capacity(decoders.len() << FAST_BITS);
     for (code, d) in decoders.iter().enumerate() {
@@ -59,6 +99,18 @@ fn fast_table(decoders: &[Decoder], next_context: &[u16], contexts: usize) -> Bo
         }
     }
     fast.into_boxed_slice()
+}
+
+/// Shifts the bits held in `limbs` (most significant first) left by
+/// `len` bits (at most 15), zeros coming in at the end.
+#[inline]
+fn shift_limbs<const L: usize>(limbs: &mut [u128; L], len: u32) {
+    for i in 0..L - 1 {
+        // `x >> 1 >> (127 - len)` is `x >> (128 - len)` without the
+        // overflow at 0.
+        limbs[i] = limbs[i] << len | limbs[i + 1] >> 1 >> (127 - len);
+    }
+    limbs[L - 1] <<= len;
 }
 
 fn section<'a>(payload: &'a [u8], s: Section, name: &str) -> Result<&'a [u8], String> {
@@ -113,7 +165,7 @@ impl CompactLevel {
             return Err("checksum mismatch: the index or model is damaged".to_string());
         }
         let blocks = counts.len();
-        let bb = BLOCK_BYTES;
+        let bb = coding.block_bytes as usize;
         let step = 1u64 << coding.sparse_shift;
         if data.len() != blocks * bb + 8
             || sparse.len() as u64 != 8 * boards.div_ceil(step)
@@ -126,9 +178,11 @@ impl CompactLevel {
         }
         let model = Model::from_bytes(model)?;
         let decoders = model.decoders();
+        let fast = fast_table(&decoders, &model.next_context, model.contexts());
         let level = CompactLevel {
             info,
-            fast: fast_table(&decoders, &model.next_context, model.contexts()),
+            skip: skip_table(&fast),
+            fast,
             contexts: model.contexts(),
             class_bits: model.class_bits(),
             cache: ProbeCache::new(boards),
@@ -137,6 +191,7 @@ impl CompactLevel {
             next_context: model.next_context,
             boards,
             blocks,
+            block_bytes: bb,
             sparse_at: s.sparse.offset as usize,
             counts_at: s.counts.offset as usize,
             chunks_at: s.chunk_checksums.offset as usize,
@@ -212,39 +267,53 @@ impl CompactLevel {
             before -= u64::from(c);
             block += 1;
         }
-        let mut symbol = 0;
-        if let Some(bytes) = self.block(payload, block) {
-            self.decode_block(bytes, before as usize + 1, |s| symbol = s);
-        }
+        let symbol = self
+            .block(payload, block)
+            .map_or(0, |bytes| match bytes.len() {
+                LARGE_BLOCK_BYTES => self.decode_nth::<4>(bytes, before as usize),
+                _ => self.decode_nth::<2>(bytes, before as usize),
+            });
         self.symbols[usize::from(symbol)]
     }
 
-    /// The block `b`'s 32 bytes (`None` past the data: only with a damaged
+    /// The block `b`'s bytes (`None` past the data: only with a damaged
     /// index, which opening refuses).
     #[inline]
-    fn block<'p>(&self, payload: &'p [u8], b: usize) -> Option<&'p [u8; BLOCK_BYTES]> {
-        let at = self.data_at + b * BLOCK_BYTES;
-        payload.get(at..at + BLOCK_BYTES)?.try_into().ok()
+    fn block<'p>(&self, payload: &'p [u8], b: usize) -> Option<&'p [u8]> {
+        let at = self.data_at + b * self.block_bytes;
+        payload.get(at..at + self.block_bytes)
     }
 
     /// Decodes the first `count` symbols of a block, calling `visit` with
-    /// each. The block's bits are held in two registers that shift as
-    /// codes are read: no load on the chain from one code to the next but
-    /// the fast table's.
+    /// each.
     #[inline]
-    fn decode_block(&self, block: &[u8; BLOCK_BYTES], count: usize, mut visit: impl FnMut(u16)) {
-        let mut high = u128::from_be_bytes(block[..16].try_into().expect("16 bytes"));
-        let mut low = u128::from_be_bytes(block[16..].try_into().expect("16 bytes"));
+    fn decode_block(&self, block: &[u8], count: usize, visit: impl FnMut(u16)) {
+        match block.len() {
+            LARGE_BLOCK_BYTES => self.decode_limbs::<4>(block, count, visit),
+            _ => self.decode_limbs::<2>(block, count, visit),
+        }
+    }
+
+    /// [`CompactLevel::decode_block`] for a block of `L` × 16 bytes. The
+    /// block's bits are held in `L` registers that shift as codes are
+    /// read: no load on the chain from one code to the next but the fast
+    /// table's.
+    #[inline]
+    fn decode_limbs<const L: usize>(&self, block: &[u8], count: usize, mut visit: impl FnMut(u16)) {
+        let mut limbs = [0u128; L];
+        for (limb, bytes) in limbs.iter_mut().zip(block.chunks_exact(16)) {
+            *limb = u128::from_be_bytes(bytes.try_into().expect("16 bytes"));
+        }
         // The class, then the codes of its contexts.
         let mut class_base = 0;
         if self.class_bits > 0 {
             let bits = self.class_bits;
-            class_base = (high >> (128 - bits)) as usize * self.contexts;
-            high = high << bits | low >> (128 - bits);
-            low <<= bits;
+            class_base = (limbs[0] >> (128 - bits)) as usize * self.contexts;
+            shift_limbs(&mut limbs, bits);
         }
         let mut context = class_base + START;
         for _ in 0..count {
+            let high = limbs[0];
             let prefix = (high >> (128 - FAST_BITS)) as usize;
             let entry = self
                 .fast
@@ -264,10 +333,70 @@ impl CompactLevel {
                 (symbol, pos as u32)
             };
             visit(symbol);
-            // `len` is at most 15: `low >> 1 >> (127 - len)` is `low >>
-            // (128 - len)` without the overflow at 0.
-            high = high << len | low >> 1 >> (127 - len);
-            low <<= len;
+            shift_limbs(&mut limbs, len);
+        }
+    }
+
+    /// The symbol of board `n` of a block of `L` × 16 bytes: the codes
+    /// before it passed over through the skip table, its own read through
+    /// the fast one.
+    #[inline]
+    fn decode_nth<const L: usize>(&self, block: &[u8], n: usize) -> u16 {
+        let mut limbs = [0u128; L];
+        for (limb, bytes) in limbs.iter_mut().zip(block.chunks_exact(16)) {
+            *limb = u128::from_be_bytes(bytes.try_into().expect("16 bytes"));
+        }
+        let mut class_base = 0;
+        if self.class_bits > 0 {
+            let bits = self.class_bits;
+            class_base = (limbs[0] >> (128 - bits)) as usize * self.contexts;
+            shift_limbs(&mut limbs, bits);
+        }
+        let mut context = class_base + START;
+        let mut left = n as u32;
+        while left > 0 {
+            let high = limbs[0];
+            let prefix = (high >> (128 - FAST_BITS)) as usize;
+            let at = context << FAST_BITS | prefix;
+            let skip = self.skip.get(at).copied().unwrap_or(0);
+            let codes = skip >> 16;
+            let len = if codes != 0 && codes <= left {
+                left -= codes;
+                context = (skip & 0xFFF) as usize;
+                skip >> 12 & 0xF
+            } else {
+                // One code: the last few before the rank, or a long one.
+                left -= 1;
+                let entry = self.fast.get(at).copied().unwrap_or(SLOW);
+                if entry & SLOW == 0 {
+                    context = (entry >> 12 & 0xFFF) as usize;
+                    entry >> 24
+                } else {
+                    let mut pos = 0;
+                    let symbol = self
+                        .decoders
+                        .get(context)
+                        .map_or(0, |d| d.decode_long((high >> 64) as u64, &mut pos));
+                    context = class_base + self.context_after(symbol);
+                    pos as u32
+                }
+            };
+            shift_limbs(&mut limbs, len);
+        }
+        let high = limbs[0];
+        let prefix = (high >> (128 - FAST_BITS)) as usize;
+        let entry = self
+            .fast
+            .get(context << FAST_BITS | prefix)
+            .copied()
+            .unwrap_or(SLOW);
+        if entry & SLOW == 0 {
+            (entry & 0xFFF) as u16
+        } else {
+            let mut pos = 0;
+            self.decoders
+                .get(context)
+                .map_or(0, |d| d.decode_long((high >> 64) as u64, &mut pos))
         }
     }
 
@@ -293,7 +422,8 @@ impl CompactLevel {
         let (per, _) = self.chunking();
         let first = i * per;
         let last = (first + per).min(self.blocks);
-        let data = &payload[self.data_at + first * BLOCK_BYTES..self.data_at + last * BLOCK_BYTES];
+        let bb = self.block_bytes;
+        let data = &payload[self.data_at + first * bb..self.data_at + last * bb];
         let at = self.chunks_at + 4 * i;
         let stored = u32::from_le_bytes(payload[at..at + 4].try_into().expect("4 bytes"));
         checksum_serial(data) == stored
@@ -350,25 +480,42 @@ impl CompactLevel {
     /// entry, as the raw payload lays them out; `out` holds exactly the
     /// chunk's boards).
     pub fn decode_chunk(&self, payload: &[u8], i: usize, width: usize, out: &mut [u8]) {
+        let mut at = 0;
+        self.decode_chunk_symbols(payload, i, |s| {
+            let e = self.symbols[usize::from(s)];
+            if width == 2 {
+                out[at..at + 2].copy_from_slice(&e.to_be_bytes());
+            } else {
+                out[at] = e as u8;
+            }
+            at += width;
+        });
+    }
+
+    /// Calls `visit` with the symbol of each board of chunk `i`, in order
+    /// (an index into [`CompactLevel::symbols`]).
+    pub fn decode_chunk_symbols(&self, payload: &[u8], i: usize, mut visit: impl FnMut(u16)) {
         let (per, _) = self.chunking();
         let counts = &payload[self.counts_at..self.counts_at + self.blocks];
-        let mut at = 0;
         let first = i * per;
         let last = (first + per).min(self.blocks);
         for (b, &count) in counts.iter().enumerate().take(last).skip(first) {
             let Some(block) = self.block(payload, b) else {
                 return;
             };
-            self.decode_block(block, usize::from(count), |s| {
-                let e = self.symbols[usize::from(s)];
-                if width == 2 {
-                    out[at..at + 2].copy_from_slice(&e.to_be_bytes());
-                } else {
-                    out[at] = e as u8;
-                }
-                at += width;
-            });
+            self.decode_block(block, usize::from(count), &mut visit);
         }
+    }
+
+    /// The level's distinct entries, most frequent first: what a symbol
+    /// stands for.
+    pub fn symbols(&self) -> &[u16] {
+        &self.symbols
+    }
+
+    /// Boards in the level.
+    pub fn boards(&self) -> u64 {
+        self.boards
     }
 
     /// Decodes every entry into `out`, `width` bytes an entry (1 or 2, the
@@ -388,5 +535,122 @@ impl CompactLevel {
         parts
             .into_par_iter()
             .for_each(|(i, out)| self.decode_chunk(payload, i, width, out));
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::{BLOCK_BYTES, Coding, compress};
+    use super::*;
+
+    /// An entry of geometric frequencies (the trailing zeros of a hash),
+    /// so that the rarer symbols take codes longer than [`FAST_BITS`],
+    /// with runs of one entry for the skip table to pass over in a look-up.
+    fn skewed(r: u64) -> u16 {
+        if (r / 200).is_multiple_of(3) {
+            return 0;
+        }
+        let h = (r ^ 0x5555).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+        (h >> 20).trailing_zeros().min(24) as u16
+    }
+
+    /// A small pseudo-random generator for garbage blocks.
+    fn xorshift(state: &mut u64) -> u64 {
+        *state ^= *state << 13;
+        *state ^= *state >> 7;
+        *state ^= *state << 17;
+        *state
+    }
+
+    /// The symbols of the first `count` boards of `block`, decoded one
+    /// after the other.
+    fn decoded(level: &CompactLevel, block: &[u8], count: usize) -> Vec<u16> {
+        let mut symbols = Vec::with_capacity(count);
+        level.decode_block(block, count, |s| symbols.push(s));
+        symbols
+    }
+
+    /// The skip table's path to board n of a block reads what decoding
+    /// the block from its start reads, in blocks of either size, for the
+    /// level's own blocks and for garbage (where neither may panic).
+    #[test]
+    fn passing_over_codes_reads_what_decoding_them_reads() {
+        let boards = 1u64 << 16;
+        for bytes in [BLOCK_BYTES, LARGE_BLOCK_BYTES] {
+            let (info, payload) =
+                compress(boards, Coding::with_block_bytes(bytes), &skewed).payload();
+            let model = Model::from_bytes(
+                &payload[info.sections.model.offset as usize..][..info.sections.model.len as usize],
+            )
+            .unwrap();
+            let longest = model.lengths.iter().flatten().max().copied().unwrap_or(0);
+            assert!(
+                u32::from(longest) > FAST_BITS,
+                "codes of {longest} bits at most"
+            );
+            let level = CompactLevel::open(&payload, boards, info).unwrap();
+            let counts = &payload[level.counts_at..level.counts_at + level.blocks];
+            let (mut skipped, mut rank) = (0, 0u64);
+            for (b, &count) in counts.iter().enumerate() {
+                let block = level.block(&payload, b).unwrap();
+                let count = usize::from(count);
+                let symbols = decoded(&level, block, count);
+                for (n, &s) in symbols.iter().enumerate() {
+                    let nth = match bytes {
+                        LARGE_BLOCK_BYTES => level.decode_nth::<4>(block, n),
+                        _ => level.decode_nth::<2>(block, n),
+                    };
+                    assert_eq!(nth, s, "{bytes}-byte block {b}, board {n}");
+                    assert_eq!(level.symbols[usize::from(s)], skewed(rank), "rank {rank}");
+                    rank += 1;
+                }
+                skipped += count;
+            }
+            assert_eq!(skipped as u64, boards);
+            // Garbage: any bytes, any board of the block.
+            let mut state = 0x2545_F491_4F6C_DD1D;
+            for _ in 0..300 {
+                let garbage: Vec<u8> = (0..bytes).map(|_| xorshift(&mut state) as u8).collect();
+                let symbols = decoded(&level, &garbage, MAX_BOARDS_PER_TEST);
+                for (n, &s) in symbols.iter().enumerate() {
+                    let nth = match bytes {
+                        LARGE_BLOCK_BYTES => level.decode_nth::<4>(&garbage, n),
+                        _ => level.decode_nth::<2>(&garbage, n),
+                    };
+                    assert_eq!(nth, s, "garbage, {bytes}-byte block, board {n}");
+                    assert!(usize::from(s) < level.symbols.len());
+                }
+            }
+        }
+    }
+
+    /// Boards of a garbage block decoded (a count byte holds at most 255).
+    const MAX_BOARDS_PER_TEST: usize = super::super::MAX_BOARDS_PER_BLOCK;
+
+    /// The skip table never claims a code whose bits run past its prefix,
+    /// and passes over as many codes as the fast table read one by one.
+    #[test]
+    fn skip_entries_agree_with_the_fast_table() {
+        let boards = 1u64 << 16;
+        let (info, payload) = compress(boards, Coding::DEFAULT, &skewed).payload();
+        let level = CompactLevel::open(&payload, boards, info).unwrap();
+        let width = 1usize << FAST_BITS;
+        let mut multi = 0;
+        for (at, &skip) in level.skip.iter().enumerate() {
+            let (codes, used) = (skip >> 16, skip >> 12 & 0xF);
+            assert!(used <= FAST_BITS && codes <= MAX_SKIP, "entry {at}");
+            // Read the same codes one by one from the prefix.
+            let (mut code, prefix) = (at / width, at % width);
+            let mut bits = 0;
+            for _ in 0..codes {
+                let entry = level.fast[code * width + ((prefix << bits) & (width - 1))];
+                assert_eq!(entry & SLOW, 0, "entry {at}");
+                bits += entry >> 24 & 0xF;
+                code = (entry >> 12 & 0xFFF) as usize;
+            }
+            assert_eq!((bits, code as u32), (used, skip & 0xFFF), "entry {at}");
+            multi += usize::from(codes > 1);
+        }
+        assert!(multi > 0, "some prefix holds more than one code");
     }
 }

@@ -36,6 +36,7 @@ pub mod encode;
 pub mod huffman;
 pub mod level;
 pub mod model;
+pub mod narrow;
 
 use serde::{Deserialize, Serialize};
 
@@ -44,16 +45,23 @@ pub use encode::{Compressed, compress};
 pub use level::CompactLevel;
 
 /// The header version of compact files (raw files are version 1); files
-/// of [`COMPACT_V2`] read the same.
-pub const COMPACT_VERSION: u32 = 3;
+/// of [`COMPACT_V2`] and [`COMPACT_V3`] read the same.
+pub const COMPACT_VERSION: u32 = 4;
 
 /// The compact files before classes of codes (their models have one
 /// class, their blocks no class bits).
 pub const COMPACT_V2: u32 = 2;
 
-/// Bytes a block takes: the probe holds a block's bits in two 128-bit
-/// registers.
+/// The compact files before blocks of 64 bytes (every block 32 bytes).
+pub const COMPACT_V3: u32 = 3;
+
+/// Bytes a block of the older formats takes, and the smaller of the two
+/// block sizes.
 pub const BLOCK_BYTES: usize = 32;
+
+/// Bytes a block takes in the larger size: one cache line, whose bits the
+/// probe holds in four 128-bit registers.
+pub const LARGE_BLOCK_BYTES: usize = 64;
 
 /// The most boards a block holds (its count is a byte).
 pub const MAX_BOARDS_PER_BLOCK: usize = 255;
@@ -61,7 +69,7 @@ pub const MAX_BOARDS_PER_BLOCK: usize = 255;
 /// How a level was cut and indexed.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Coding {
-    /// Bytes a block takes ([`BLOCK_BYTES`], recorded for formats to come).
+    /// Bytes a block takes: [`BLOCK_BYTES`] or [`LARGE_BLOCK_BYTES`].
     pub block_bytes: u32,
     /// The sparse index holds every `2^sparse_shift`-th rank.
     pub sparse_shift: u8,
@@ -72,14 +80,25 @@ pub struct Coding {
 impl Coding {
     /// The coding `oware build` and `oware compress` write.
     pub const DEFAULT: Coding = Coding {
-        block_bytes: BLOCK_BYTES as u32,
+        block_bytes: LARGE_BLOCK_BYTES as u32,
         sparse_shift: 11,
         chunk_blocks: 2048,
     };
 
-    /// Whether the parameters are within what the reader accepts.
+    /// [`Coding::DEFAULT`] with blocks of `block_bytes` bytes.
+    pub const fn with_block_bytes(block_bytes: usize) -> Coding {
+        Coding {
+            block_bytes: block_bytes as u32,
+            ..Coding::DEFAULT
+        }
+    }
+
+    /// Whether the parameters are within what the reader accepts (blocks
+    /// of 64 bytes only from format version 4 on, which the file's reader
+    /// checks).
     pub const fn is_valid(self) -> bool {
-        self.block_bytes as usize == BLOCK_BYTES
+        let bytes = self.block_bytes as usize;
+        (bytes == BLOCK_BYTES || bytes == LARGE_BLOCK_BYTES)
             && self.sparse_shift >= 4
             && self.sparse_shift <= 24
             && self.chunk_blocks >= 1
@@ -184,5 +203,24 @@ impl Compressed {
     /// Bytes of the payload (sections and their padding).
     pub fn payload_bytes(&self) -> u64 {
         Sections::of(self).end()
+    }
+
+    /// The whole payload as a file holds it after its header, with the
+    /// header's description of it (for tests that open a level in memory).
+    #[cfg(test)]
+    pub(crate) fn payload(&self) -> (CompactInfo, Vec<u8>) {
+        let (info, [model, sparse, counts, chunks]) = self.layout();
+        let s = info.sections;
+        let mut payload = vec![0u8; s.end() as usize];
+        for (section, bytes) in [
+            (s.model, &model),
+            (s.sparse, &sparse),
+            (s.counts, &counts),
+            (s.chunk_checksums, &chunks),
+            (s.data, &self.data),
+        ] {
+            payload[section.offset as usize..][..bytes.len()].copy_from_slice(bytes);
+        }
+        (info, payload)
     }
 }

@@ -56,8 +56,8 @@ const SPAN: u64 = 1 << 20;
 
 impl Model {
     /// Fits the model to the `boards` entries of a level, read by rank
-    /// through `entry`.
-    pub fn fit(boards: u64, entry: &(impl Fn(u64) -> u16 + Sync)) -> Model {
+    /// through `entry`, for blocks of `block_bytes` bytes.
+    pub fn fit(boards: u64, block_bytes: usize, entry: &(impl Fn(u64) -> u16 + Sync)) -> Model {
         // The alphabet, most frequent first.
         let histogram = (0..boards.div_ceil(SPAN))
             .into_par_iter()
@@ -118,7 +118,7 @@ impl Model {
         // stay small.
         let k = super::classes::CONTEXTS.min(symbols.len());
         let base = Model::with_contexts(&symbols, &order0, &transitions, k);
-        super::classes::fit(single, &base, boards, entry)
+        super::classes::fit(single, &base, boards, block_bytes, entry)
     }
 
     /// The model whose contexts are the start, the `k` most frequent
@@ -299,6 +299,7 @@ fn add(mut a: Vec<u64>, b: Vec<u64>) -> Vec<u64> {
 
 #[cfg(test)]
 mod tests {
+    use super::super::BLOCK_BYTES;
     use super::*;
 
     #[test]
@@ -306,7 +307,7 @@ mod tests {
         let data: Vec<u16> = (0..5000u64)
             .map(|r| ((r * r) % 7 + (r % 3)) as u16)
             .collect();
-        let model = Model::fit(data.len() as u64, &|r| data[r as usize]);
+        let model = Model::fit(data.len() as u64, BLOCK_BYTES, &|r| data[r as usize]);
         let bytes = model.to_bytes();
         assert_eq!(Model::from_bytes(&bytes), Ok(model.clone()));
         assert!(Model::from_bytes(&bytes[..bytes.len() - 1]).is_err());
@@ -321,7 +322,7 @@ mod tests {
 
     #[test]
     fn one_entry_costs_no_bits() {
-        let model = Model::fit(100, &|_| 0x0102);
+        let model = Model::fit(100, BLOCK_BYTES, &|_| 0x0102);
         assert_eq!(model.symbols, vec![0x0102]);
         assert!(model.lengths.iter().all(|l| l == &vec![0]));
     }
