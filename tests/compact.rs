@@ -357,14 +357,16 @@ fn a_future_format_and_other_rules_are_refused() {
     assert_eq!(u32::from(bytes[12]), COMPACT_VERSION);
     // The older versions had 32-byte blocks only: a file of 64-byte blocks
     // under their number is refused.
+    // The error opening the file of `bytes` under header version `version`.
+    let refused = |bytes: &[u8], version: u32| {
+        let mut bytes = bytes.to_vec();
+        bytes[12] = version as u8;
+        std::fs::write(&path, &bytes).unwrap();
+        let table = TableFile::open(&path, rules, 6, true);
+        table.err().expect("refused").to_string()
+    };
     for old in [COMPACT_V2, COMPACT_V3] {
-        let mut old_bytes = bytes.clone();
-        old_bytes[12] = old as u8;
-        std::fs::write(&path, &old_bytes).unwrap();
-        let err = TableFile::open(&path, rules, 6, true)
-            .err()
-            .unwrap()
-            .to_string();
+        let err = refused(&bytes, old);
         assert!(
             err.contains(&format!("format version {old} with blocks of 64 bytes")),
             "{err}"
@@ -396,13 +398,7 @@ fn a_future_format_and_other_rules_are_refused() {
         assert_eq!(coding.block_bytes as usize, LARGE_BLOCK_BYTES);
         assert_eq!(values(&recoded), current);
     }
-    let mut bytes = std::fs::read(&path).unwrap();
-    bytes[12] = 9;
-    std::fs::write(&path, &bytes).unwrap();
-    let err = TableFile::open(&path, rules, 6, true)
-        .err()
-        .unwrap()
-        .to_string();
+    let err = refused(&std::fs::read(&path).unwrap(), 9);
     assert!(
         err.contains("format version 9") && err.contains("newer"),
         "{err}"

@@ -101,6 +101,12 @@ fn fast_table(decoders: &[Decoder], next_context: &[u16], contexts: usize) -> Bo
     fast.into_boxed_slice()
 }
 
+/// The first [`FAST_BITS`] bits of `high`.
+#[inline]
+const fn prefix(high: u128) -> usize {
+    (high >> (128 - FAST_BITS)) as usize
+}
+
 /// Shifts the bits held in `limbs` (most significant first) left by
 /// `len` bits (at most 15), zeros coming in at the end.
 #[inline]
@@ -294,44 +300,14 @@ impl CompactLevel {
         }
     }
 
-    /// [`CompactLevel::decode_block`] for a block of `L` × 16 bytes. The
-    /// block's bits are held in `L` registers that shift as codes are
-    /// read: no load on the chain from one code to the next but the fast
-    /// table's.
+    /// [`CompactLevel::decode_block`] for a block of `L` × 16 bytes.
     #[inline]
     fn decode_limbs<const L: usize>(&self, block: &[u8], count: usize, mut visit: impl FnMut(u16)) {
-        let mut limbs = [0u128; L];
-        for (limb, bytes) in limbs.iter_mut().zip(block.chunks_exact(16)) {
-            *limb = u128::from_be_bytes(bytes.try_into().expect("16 bytes"));
-        }
-        // The class, then the codes of its contexts.
-        let mut class_base = 0;
-        if self.class_bits > 0 {
-            let bits = self.class_bits;
-            class_base = (limbs[0] >> (128 - bits)) as usize * self.contexts;
-            shift_limbs(&mut limbs, bits);
-        }
-        let mut context = class_base + START;
+        let (mut limbs, class_base) = self.open_block::<L>(block);
+        let mut code = class_base + START;
         for _ in 0..count {
-            let high = limbs[0];
-            let prefix = (high >> (128 - FAST_BITS)) as usize;
-            let entry = self
-                .fast
-                .get(context << FAST_BITS | prefix)
-                .copied()
-                .unwrap_or(SLOW);
-            let (symbol, len) = if entry & SLOW == 0 {
-                context = (entry >> 12 & 0xFFF) as usize;
-                ((entry & 0xFFF) as u16, entry >> 24)
-            } else {
-                let mut pos = 0;
-                let symbol = self
-                    .decoders
-                    .get(context)
-                    .map_or(0, |d| d.decode_long((high >> 64) as u64, &mut pos));
-                context = class_base + self.context_after(symbol);
-                (symbol, pos as u32)
-            };
+            let (symbol, len, next) = self.read_code(limbs[0], code, class_base);
+            code = next;
             visit(symbol);
             shift_limbs(&mut limbs, len);
         }
@@ -342,6 +318,35 @@ impl CompactLevel {
     /// the fast one.
     #[inline]
     fn decode_nth<const L: usize>(&self, block: &[u8], n: usize) -> u16 {
+        let (mut limbs, class_base) = self.open_block::<L>(block);
+        let mut code = class_base + START;
+        let mut left = n as u32;
+        while left > 0 {
+            let at = code << FAST_BITS | prefix(limbs[0]);
+            let skip = self.skip.get(at).copied().unwrap_or(0);
+            let codes = skip >> 16;
+            let len = if codes != 0 && codes <= left {
+                left -= codes;
+                code = (skip & 0xFFF) as usize;
+                skip >> 12 & 0xF
+            } else {
+                // One code: the last few before the rank, or a long one.
+                left -= 1;
+                let (_, len, next) = self.read_code(limbs[0], code, class_base);
+                code = next;
+                len
+            };
+            shift_limbs(&mut limbs, len);
+        }
+        self.read_code(limbs[0], code, class_base).0
+    }
+
+    /// A block of `L` × 16 bytes in `L` registers, most significant first,
+    /// shifted past its class, and the class's first code. The registers
+    /// shift as codes are read: no load on the chain from one code to the
+    /// next but the tables'.
+    #[inline]
+    fn open_block<const L: usize>(&self, block: &[u8]) -> ([u128; L], usize) {
         let mut limbs = [0u128; L];
         for (limb, bytes) in limbs.iter_mut().zip(block.chunks_exact(16)) {
             *limb = u128::from_be_bytes(bytes.try_into().expect("16 bytes"));
@@ -352,51 +357,32 @@ impl CompactLevel {
             class_base = (limbs[0] >> (128 - bits)) as usize * self.contexts;
             shift_limbs(&mut limbs, bits);
         }
-        let mut context = class_base + START;
-        let mut left = n as u32;
-        while left > 0 {
-            let high = limbs[0];
-            let prefix = (high >> (128 - FAST_BITS)) as usize;
-            let at = context << FAST_BITS | prefix;
-            let skip = self.skip.get(at).copied().unwrap_or(0);
-            let codes = skip >> 16;
-            let len = if codes != 0 && codes <= left {
-                left -= codes;
-                context = (skip & 0xFFF) as usize;
-                skip >> 12 & 0xF
-            } else {
-                // One code: the last few before the rank, or a long one.
-                left -= 1;
-                let entry = self.fast.get(at).copied().unwrap_or(SLOW);
-                if entry & SLOW == 0 {
-                    context = (entry >> 12 & 0xFFF) as usize;
-                    entry >> 24
-                } else {
-                    let mut pos = 0;
-                    let symbol = self
-                        .decoders
-                        .get(context)
-                        .map_or(0, |d| d.decode_long((high >> 64) as u64, &mut pos));
-                    context = class_base + self.context_after(symbol);
-                    pos as u32
-                }
-            };
-            shift_limbs(&mut limbs, len);
-        }
-        let high = limbs[0];
-        let prefix = (high >> (128 - FAST_BITS)) as usize;
+        (limbs, class_base)
+    }
+
+    /// The code at the front of `high`, read in `code` (class × contexts
+    /// + context) of the class at `class_base`: its symbol, its bits and
+    /// the code that reads the next one.
+    #[inline]
+    fn read_code(&self, high: u128, code: usize, class_base: usize) -> (u16, u32, usize) {
         let entry = self
             .fast
-            .get(context << FAST_BITS | prefix)
+            .get(code << FAST_BITS | prefix(high))
             .copied()
             .unwrap_or(SLOW);
         if entry & SLOW == 0 {
-            (entry & 0xFFF) as u16
+            (
+                (entry & 0xFFF) as u16,
+                entry >> 24,
+                (entry >> 12 & 0xFFF) as usize,
+            )
         } else {
             let mut pos = 0;
-            self.decoders
-                .get(context)
-                .map_or(0, |d| d.decode_long((high >> 64) as u64, &mut pos))
+            let symbol = self
+                .decoders
+                .get(code)
+                .map_or(0, |d| d.decode_long((high >> 64) as u64, &mut pos));
+            (symbol, pos as u32, class_base + self.context_after(symbol))
         }
     }
 
