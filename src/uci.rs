@@ -203,7 +203,9 @@ impl<W: Write + Send + 'static> Session<W> {
             notes.push(format!("tables: none ({} not found)", path.display()));
             None
         } else {
-            match Tablebase::open_for_search(
+            // Decoded alongside the first searches: the GUI's `isready`
+            // is answered at once.
+            match Tablebase::open_for_search_lazily(
                 path,
                 rules.variant,
                 crate::tb::SEARCH_LEVEL_LIMIT as usize,
@@ -213,7 +215,11 @@ impl<W: Write + Send + 'static> Session<W> {
                         notes.push(format!("table left closed: {rejected}"));
                     }
                     notes.push(format!("tables: {}", tb.describe()));
-                    tb.complete_up_to().is_some().then(|| Arc::new(tb))
+                    let tb = tb.complete_up_to().is_some().then(|| Arc::new(tb));
+                    if let Some(tb) = &tb {
+                        let _ = tb.decode_in_background();
+                    }
+                    tb
                 }
                 Err(e) => {
                     notes.push(format!("tables not used: {e}"));

@@ -193,7 +193,7 @@ fn a_large_level_decodes_whole_to_the_raw_entries() {
 fn levels_decoded_for_a_search_read_the_raw_entries() {
     let rules = TableRules::Oware(Variant::Abapa);
     let p = abapa_12();
-    let mut levels = oware::tb::Levels::open(&p.compact, rules).unwrap();
+    let levels = oware::tb::Levels::open(&p.compact, rules).unwrap();
     // Levels 0..11 take 1,345,890 boards: a byte each, and level 12's
     // 1,339,702 more do not fit.
     let budget = 1_400_000;
@@ -221,6 +221,40 @@ fn levels_decoded_for_a_search_read_the_raw_entries() {
         };
         assert_eq!(sum(compact), sum(raw), "level {level}");
     }
+}
+
+/// Tables opened for a search without decoding read the compact levels at
+/// once, and the same values while a thread decodes them behind the
+/// probes and after it has.
+#[test]
+fn tables_decoded_in_the_background_read_the_same_throughout() {
+    let p = abapa_12();
+    let tables =
+        oware::tb::Tablebase::open_for_search_lazily(&p.compact, Variant::Abapa, 12).unwrap();
+    let tables = std::sync::Arc::new(tables);
+    assert!((0..=12).all(|l| !tables.table(l).unwrap().is_decoded()));
+    let raw = oware::tb::Tablebase::open(&p.raw, Variant::Abapa).unwrap();
+    let compare = |level: usize| {
+        for r in 0..raw.table(level).unwrap().header().boards {
+            assert_eq!(
+                tables.value_at(level, r),
+                raw.value_at(level, r),
+                "level {level} rank {r}"
+            );
+        }
+    };
+    let decoding = tables.decode_in_background().expect("levels to decode");
+    // Probes from the top level down while the smallest are decoded.
+    for level in (0..=12).rev() {
+        compare(level);
+    }
+    decoding.join().unwrap();
+    // Levels 0..12 take 2.7 MB a byte a board: within the default budget.
+    assert!((0..=12).all(|l| tables.table(l).unwrap().is_decoded()));
+    for level in 0..=12 {
+        compare(level);
+    }
+    assert!(tables.decode_in_background().is_none(), "nothing left");
 }
 
 /// Level 12 probed at every seventh rank in blocks of either size: the

@@ -7,7 +7,7 @@ use oware::search::{self, Engine, Limits, Oware, SearchGame};
 
 use super::bestmove::SearchArgs;
 use super::common::{
-    Choice, game_from, limits_from, make_engine, mancala_engine, mancala_game_from,
+    Choice, Decoding, game_from, limits_from, make_engine, mancala_engine, mancala_game_from,
 };
 use super::output;
 
@@ -18,7 +18,7 @@ pub fn run(args: SearchArgs) -> Result<()> {
     match args.rules.choice()? {
         Choice::Oware(rules) => {
             let game = game_from(position, moves, rules)?;
-            let engine = make_engine(&args.engine, rules.variant)?;
+            let engine = make_engine(&args.engine, rules.variant, Decoding::Alongside)?;
             print::<Oware>(&engine, &game, game.position(), &limits, args.json)
         }
         Choice::Mancala(rules) => {

@@ -8,7 +8,7 @@ use oware::mancala::Mancala;
 use oware::search::{self, Engine, Limits, Oware, SearchGame};
 use oware::{RuleSet, Variant};
 
-use super::common::{EngineArgs, limits_from, make_engine, mancala_engine};
+use super::common::{Decoding, EngineArgs, limits_from, make_engine, mancala_engine};
 use super::output;
 
 /// Arguments of `oware bench`.
@@ -37,7 +37,7 @@ pub fn run(args: BenchArgs) -> Result<()> {
     let fixed = |default| Some(args.depth.unwrap_or(default)).filter(|_| args.movetime.is_none());
     match args.rules {
         RuleSet::Oware(Variant::Abapa) => {
-            let engine = make_engine(&args.engine, Variant::Abapa)?;
+            let engine = make_engine(&args.engine, Variant::Abapa, Decoding::First)?;
             let limits = limits_from(fixed(14), args.movetime, 1000);
             bench::<Oware>(&engine, &search::bench::games(), &limits, args.json)
         }

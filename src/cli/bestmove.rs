@@ -8,7 +8,7 @@ use oware::mancala::Mancala;
 use oware::search::{self, Engine, Oware, SearchGame};
 
 use super::common::{
-    Choice, EngineArgs, POSITION_HELP, RulesArgs, game_from, limits_from, make_engine,
+    Choice, Decoding, EngineArgs, POSITION_HELP, RulesArgs, game_from, limits_from, make_engine,
     mancala_engine, mancala_game_from, table_folder,
 };
 use super::output;
@@ -89,7 +89,7 @@ pub fn run(args: SearchArgs) -> Result<()> {
             return Ok(());
         }
     }
-    let engine = make_engine(&args.engine, rules.variant)?;
+    let engine = make_engine(&args.engine, rules.variant, Decoding::Alongside)?;
     search_and_print::<Oware>(&engine, &game, &args)
 }
 

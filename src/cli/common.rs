@@ -182,11 +182,27 @@ pub fn thread_pool(threads: Option<usize>) -> Result<rayon::ThreadPool> {
         .context("cannot start worker threads")
 }
 
+/// When a search's compact tables are decoded into memory (see
+/// [`tb::Tablebase::decode_in_background`]).
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Decoding {
+    /// Before the search starts: every probe at its fastest from the first
+    /// node on (`bench`).
+    First,
+    /// On a thread of its own while the search runs: the answer does not
+    /// wait for the decoding (`bestmove`, `analyze`, `uci`, `serve`).
+    Alongside,
+}
+
 /// The endgame tables for a search, as `args` asks: none with `--no-db`;
 /// a folder given (or named by `$OWARE_DB`) must exist; the default one is
 /// used when it exists. Says on standard error which levels are in use and
 /// which files were left closed as damaged.
-pub fn search_tables(args: &EngineArgs, variant: Variant) -> Result<Option<Arc<tb::Tablebase>>> {
+pub fn search_tables(
+    args: &EngineArgs,
+    variant: Variant,
+    decoding: Decoding,
+) -> Result<Option<Arc<tb::Tablebase>>> {
     if args.no_db {
         return Ok(None);
     }
@@ -205,8 +221,12 @@ pub fn search_tables(args: &EngineArgs, variant: Variant) -> Result<Option<Arc<t
         ));
         return Ok(None);
     }
-    let tables = tb::Tablebase::open_for_search(&dir, variant, args.tb_limit as usize)
-        .context("cannot open the tables")?;
+    let limit = args.tb_limit as usize;
+    let tables = match decoding {
+        Decoding::First => tb::Tablebase::open_for_search(&dir, variant, limit),
+        Decoding::Alongside => tb::Tablebase::open_for_search_lazily(&dir, variant, limit),
+    }
+    .context("cannot open the tables")?;
     for rejected in tables.rejected() {
         output::note(format_args!("warning: table left closed: {rejected}"));
     }
@@ -218,7 +238,12 @@ pub fn search_tables(args: &EngineArgs, variant: Variant) -> Result<Option<Arc<t
             build_hint(&dir, asked)
         )),
     }
-    Ok(tables.complete_up_to().map(|_| Arc::new(tables)))
+    let tables = tables.complete_up_to().map(|_| Arc::new(tables));
+    if let (Some(tables), Decoding::Alongside) = (&tables, decoding) {
+        // Detached: the process may end before it is done.
+        let _ = tables.decode_in_background();
+    }
+    Ok(tables)
 }
 
 /// How to build Oware's tables into `dir` (named on the command line or
@@ -236,13 +261,17 @@ pub fn build_hint(dir: &std::path::Path, asked: bool) -> String {
 
 /// An engine as `args` asks (its weights read from `--eval`), its table
 /// pre-faulted and its threads checked.
-pub fn make_engine(args: &EngineArgs, variant: Variant) -> Result<search::Engine> {
+pub fn make_engine(
+    args: &EngineArgs,
+    variant: Variant,
+    decoding: Decoding,
+) -> Result<search::Engine> {
     let params = match &args.eval {
         Some(path) => search::EvalChoice::load(path)?,
         None => search::EvalChoice::DEFAULT,
     };
     search::tt::check_size(args.hash as usize)?;
-    let tables = search_tables(args, variant)?;
+    let tables = search_tables(args, variant, decoding)?;
     let mut engine = engine_with(args, tables)?;
     engine.params = params;
     Ok(engine)

@@ -78,14 +78,18 @@ fn open_tables(given: Option<&PathBuf>) -> Result<HashMap<Variant, Arc<tb::Table
         return Ok(found);
     }
     for variant in Variant::ALL.into_iter().filter(|v| v.has_tables()) {
-        let tables = tb::Tablebase::open_for_search(&dir, variant, tb::SEARCH_LEVEL_LIMIT as usize)
+        // Decoded alongside the first requests: the server starts at once.
+        let limit = tb::SEARCH_LEVEL_LIMIT as usize;
+        let tables = tb::Tablebase::open_for_search_lazily(&dir, variant, limit)
             .context("cannot open the tables")?;
         for rejected in tables.rejected() {
             output::note(format_args!("warning: table left closed: {rejected}"));
         }
         if tables.complete_up_to().is_some() {
             output::note(format_args!("tables: {}", tables.describe()));
-            found.insert(variant, Arc::new(tables));
+            let tables = Arc::new(tables);
+            let _ = tables.decode_in_background();
+            found.insert(variant, tables);
         }
     }
     Ok(found)

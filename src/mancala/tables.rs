@@ -38,13 +38,15 @@ impl MancalaTables {
 
     /// Opens the levels up to `max_level` for a search: each is read into
     /// the page cache and its checksum verified; a damaged level is left
-    /// closed and listed in [`MancalaTables::rejected`].
+    /// closed and listed in [`MancalaTables::rejected`]. Compact levels are
+    /// decoded into memory as far as `OWARE_TB_MEMORY` allows.
     pub fn open_for_search(
         dir: &Path,
         rules: MancalaRules,
         max_level: usize,
     ) -> Result<MancalaTables, TableError> {
         let (levels, rejected) = Levels::open_for_search(dir, table_rules(rules), max_level)?;
+        levels.decode_in_memory(crate::tb::levels::decode_budget());
         Ok(MancalaTables {
             levels,
             empty_capture: rules.empty_capture,

@@ -13,6 +13,7 @@
 use std::fs::{self, File};
 use std::io::{self, BufWriter, Write};
 use std::path::{Path, PathBuf};
+use std::sync::OnceLock;
 
 use memmap2::Mmap;
 use serde::{Deserialize, Serialize};
@@ -352,8 +353,9 @@ pub struct TableFile {
     path: PathBuf,
     compact: Option<Box<CompactLevel>>,
     /// A compact level's entries decoded into memory a byte a board, when
-    /// a search asked for it (see [`TableFile::decode_in_memory`]).
-    decoded: Option<NarrowLevel>,
+    /// a search asked for it (see [`TableFile::decode_in_memory`]); set
+    /// once, possibly by another thread while probes go on.
+    decoded: OnceLock<NarrowLevel>,
 }
 
 /// The version a framed header starts with (its first field).
@@ -487,7 +489,7 @@ impl TableFile {
             offset,
             path: path.to_path_buf(),
             compact,
-            decoded: None,
+            decoded: OnceLock::new(),
         };
         if check_sum {
             table.verify_checksum()?;
@@ -571,7 +573,7 @@ impl TableFile {
     /// The raw entry of rank `r` as a `u16` (see [`Encoding::entry`]).
     #[inline]
     pub fn entry(&self, r: u64) -> u16 {
-        match (&self.compact, &self.decoded) {
+        match (&self.compact, self.decoded.get()) {
             (None, _) => self.header.encoding.entry(self.payload(), r),
             (Some(_), Some(narrow)) => narrow.entry(r),
             (Some(c), None) => c.entry(self.payload(), r),
@@ -582,16 +584,21 @@ impl TableFile {
     /// [`NarrowLevel`]), so that its probes cost a load as a raw table's
     /// do, in half the memory of the raw pairs (nothing for a raw table,
     /// or one already decoded). Returns the bytes it now holds.
-    pub fn decode_in_memory(&mut self) -> io::Result<u64> {
-        if let (Some(c), None) = (&self.compact, &self.decoded) {
-            self.decoded = Some(NarrowLevel::decode(c, self.payload())?);
+    /// Probes may run on other threads meanwhile: they read the compact
+    /// level until the decoded one is in place.
+    pub fn decode_in_memory(&self) -> io::Result<u64> {
+        if let (Some(c), None) = (&self.compact, self.decoded.get()) {
+            let narrow = NarrowLevel::decode(c, self.payload())?;
+            // Another thread may have decoded it first: either copy reads
+            // the same.
+            let _ = self.decoded.set(narrow);
         }
-        Ok(self.decoded.as_ref().map_or(0, NarrowLevel::memory))
+        Ok(self.decoded.get().map_or(0, NarrowLevel::memory))
     }
 
     /// Whether a compact level is held decoded in memory.
     pub fn is_decoded(&self) -> bool {
-        self.decoded.is_some()
+        self.decoded.get().is_some()
     }
 
     /// The value of the board of rank `r`.
@@ -604,7 +611,7 @@ impl TableFile {
     #[inline]
     pub fn prefetch(&self, r: u64) {
         let width = self.header.encoding.bytes_per_board();
-        let byte = match (&self.compact, &self.decoded) {
+        let byte = match (&self.compact, self.decoded.get()) {
             (None, _) => self.payload().get(width * r as usize),
             (Some(_), Some(narrow)) => narrow.byte(r),
             (Some(c), None) => self.payload().get(c.probe_address(r)),
@@ -667,7 +674,7 @@ impl TableFile {
                 .fold(&init, &fold)
                 .reduce(&init, reduce);
         }
-        if let Some(narrow) = &self.decoded {
+        if let Some(narrow) = self.decoded.get() {
             const RUN: u64 = 1 << 16;
             return (0..narrow.boards().div_ceil(RUN))
                 .into_par_iter()

@@ -44,7 +44,8 @@ impl Levels {
     /// Opens the levels up to `max_level` present in `dir` for a search:
     /// asks the kernel to read them in, and verifies each checksum (see
     /// [`Tablebase::open_for_search`](super::Tablebase::open_for_search)).
-    /// Returns the levels and the files left closed, by level.
+    /// Returns the levels and the files left closed, by level. Compact
+    /// levels are not decoded yet (see [`Levels::decode_in_memory`]).
     pub fn open_for_search(
         dir: &Path,
         rules: TableRules,
@@ -71,27 +72,45 @@ impl Levels {
             }
         }
         rejected.sort_by_key(|&(level, _)| level);
-        levels.decode_in_memory(decode_budget());
         Ok((levels, rejected.into_iter().map(|(_, e)| e).collect()))
+    }
+
+    /// The compact levels not yet decoded that a search decodes within
+    /// `budget` bytes, a byte a board, the smallest first (levels already
+    /// decoded count against the budget).
+    pub fn decode_plan(&self, budget: u64) -> Vec<usize> {
+        let mut left = budget;
+        let mut plan = Vec::new();
+        for (level, table) in self.files.iter().enumerate() {
+            let Some(table) = table.as_ref().filter(|t| t.is_compact()) else {
+                continue;
+            };
+            let bytes = table.header().boards;
+            if bytes <= left {
+                left -= bytes;
+                if !table.is_decoded() {
+                    plan.push(level);
+                }
+            }
+        }
+        plan
     }
 
     /// Decodes the open compact levels into memory, a byte a board, the
     /// smallest first, while they fit in `budget` bytes (a probe of a
     /// decoded level is a load, of a compact one a block's decode).
     /// Returns the bytes decoded.
-    pub fn decode_in_memory(&mut self, budget: u64) -> u64 {
-        let mut left = budget;
-        for table in self.files.iter_mut().flatten() {
-            let bytes = table.header().boards;
-            if table.is_compact() && bytes <= left {
-                // Without the memory the level is probed compact: slower,
-                // not wrong.
-                if let Ok(bytes) = table.decode_in_memory() {
-                    left = left.saturating_sub(bytes);
-                }
-            }
-        }
-        budget - left
+    pub fn decode_in_memory(&self, budget: u64) -> u64 {
+        let plan = self.decode_plan(budget);
+        plan.into_iter().map(|level| self.decode_level(level)).sum()
+    }
+
+    /// Decodes `level` into memory if it is open and compact; returns the
+    /// bytes it holds decoded (0 when the memory could not be had: the
+    /// level is then probed compact, slower but not wrong).
+    pub fn decode_level(&self, level: usize) -> u64 {
+        self.table(level)
+            .map_or(0, |t| t.decode_in_memory().unwrap_or(0))
     }
 
     /// Opens level `level` from the folder, optionally checking its checksum.

@@ -1,10 +1,12 @@
 //! A folder of tables of one Oware rule set, opened for probing.
 
 use std::path::Path;
+use std::sync::Arc;
+use std::thread::JoinHandle;
 
 use super::build::LowerLevels;
 use super::file::{Encoding, TableError, TableFile};
-use super::levels::Levels;
+use super::levels::{Levels, decode_budget};
 use super::prefetch::prefetch;
 use super::rules::TableRules;
 use super::value::Value;
@@ -52,7 +54,24 @@ impl Tablebase {
     /// cache). A level whose header, size or checksum is wrong is left
     /// closed and listed in [`Tablebase::rejected`]; only a `dir` that is
     /// not a folder is an error ([`TableError::NoFolder`]).
+    ///
+    /// Compact levels are then decoded into memory, the smallest first, as
+    /// far as `OWARE_TB_MEMORY` allows (see [`Levels::decode_in_memory`]),
+    /// before this returns; [`Tablebase::open_for_search_lazily`] leaves
+    /// that to [`Tablebase::decode_in_background`].
     pub fn open_for_search(
+        dir: &Path,
+        variant: Variant,
+        max_level: usize,
+    ) -> Result<Tablebase, TableError> {
+        let tables = Tablebase::open_for_search_lazily(dir, variant, max_level)?;
+        tables.levels.decode_in_memory(decode_budget());
+        Ok(tables)
+    }
+
+    /// [`Tablebase::open_for_search`] without decoding any level: a search
+    /// can start at once, probing the compact levels as they are.
+    pub fn open_for_search_lazily(
         dir: &Path,
         variant: Variant,
         max_level: usize,
@@ -64,6 +83,39 @@ impl Tablebase {
             variant,
             rejected,
         })
+    }
+
+    /// Decodes the compact levels that `OWARE_TB_MEMORY` allows into
+    /// memory on a thread of its own (with one worker, so that a search
+    /// keeps the other cores), the smallest first. A search probes each
+    /// level compact until its decoded copy is in place, then reads that.
+    /// The thread ends when it is done or when the last `Arc` of the
+    /// tables is dropped (after the level it is decoding). Returns its
+    /// handle, or `None` when there is nothing to decode.
+    pub fn decode_in_background(self: &Arc<Self>) -> Option<JoinHandle<()>> {
+        let plan = self.levels.decode_plan(decode_budget());
+        if plan.is_empty() {
+            return None;
+        }
+        let tables = Arc::downgrade(self);
+        let decode = move || {
+            let pool = rayon::ThreadPoolBuilder::new().num_threads(1).build();
+            for level in plan {
+                let Some(tables) = tables.upgrade() else {
+                    return;
+                };
+                let decode = || tables.levels.decode_level(level);
+                match &pool {
+                    Ok(pool) => pool.install(decode),
+                    // Without a pool of its own it decodes on the global one.
+                    Err(_) => decode(),
+                };
+            }
+        };
+        std::thread::Builder::new()
+            .name("oware-tables".to_string())
+            .spawn(decode)
+            .ok()
     }
 
     /// The files [`Tablebase::open_for_search`] found present but left
