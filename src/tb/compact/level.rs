@@ -360,9 +360,9 @@ impl CompactLevel {
         (limbs, class_base)
     }
 
-    /// The code at the front of `high`, read in `code` (class × contexts
-    /// + context) of the class at `class_base`: its symbol, its bits and
-    /// the code that reads the next one.
+    /// The code at the front of `high`, read in `code` (the class at
+    /// `class_base`, plus a context): its symbol, its bits and the code
+    /// that reads the next one.
     #[inline]
     fn read_code(&self, high: u128, code: usize, class_base: usize) -> (u16, u32, usize) {
         let entry = self

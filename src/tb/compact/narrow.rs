@@ -55,7 +55,8 @@ impl NarrowLevel {
                 let mut escaped = Vec::new();
                 let mut at = 0;
                 level.decode_chunk_symbols(payload, i, |s| {
-                    let byte = u8::try_from(s).unwrap_or(ESCAPE).min(ESCAPE);
+                    // Symbol 255 and above: escaped.
+                    let byte = u8::try_from(s).unwrap_or(ESCAPE);
                     if byte == ESCAPE {
                         let entry = symbols.get(usize::from(s)).copied().unwrap_or(0);
                         escaped.push((starts[i] + at as u64, entry));
