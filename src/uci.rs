@@ -217,7 +217,7 @@ impl<W: Write + Send + 'static> Session<W> {
                     notes.push(format!("tables: {}", tb.describe()));
                     let tb = tb.complete_up_to().is_some().then(|| Arc::new(tb));
                     if let Some(tb) = &tb {
-                        let _ = tb.decode_in_background();
+                        let _ = tb.decode_in_background(crate::tb::levels::decode_budget());
                     }
                     tb
                 }

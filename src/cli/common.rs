@@ -241,7 +241,7 @@ pub fn search_tables(
     let tables = tables.complete_up_to().map(|_| Arc::new(tables));
     if let (Some(tables), Decoding::Alongside) = (&tables, decoding) {
         // Detached: the process may end before it is done.
-        let _ = tables.decode_in_background();
+        let _ = tables.decode_in_background(tb::levels::decode_budget());
     }
     Ok(tables)
 }

@@ -88,7 +88,7 @@ fn open_tables(given: Option<&PathBuf>) -> Result<HashMap<Variant, Arc<tb::Table
         if tables.complete_up_to().is_some() {
             output::note(format_args!("tables: {}", tables.describe()));
             let tables = Arc::new(tables);
-            let _ = tables.decode_in_background();
+            let _ = tables.decode_in_background(tb::levels::decode_budget());
             found.insert(variant, tables);
         }
     }

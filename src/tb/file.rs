@@ -587,8 +587,18 @@ impl TableFile {
     /// Probes may run on other threads meanwhile: they read the compact
     /// level until the decoded one is in place.
     pub fn decode_in_memory(&self) -> io::Result<u64> {
-        if let (Some(c), None) = (&self.compact, self.decoded.get()) {
-            let narrow = NarrowLevel::decode(c, self.payload())?;
+        self.decode_in_memory_while(&|| true)
+    }
+
+    /// [`TableFile::decode_in_memory`], asking `keep_going` as it goes: once
+    /// it says no, the level is left compact.
+    pub fn decode_in_memory_while(
+        &self,
+        keep_going: &(dyn Fn() -> bool + Sync),
+    ) -> io::Result<u64> {
+        if let (Some(c), None) = (&self.compact, self.decoded.get())
+            && let Some(narrow) = NarrowLevel::decode_while(c, self.payload(), keep_going)?
+        {
             // Another thread may have decoded it first: either copy reads
             // the same.
             let _ = self.decoded.set(narrow);

@@ -109,8 +109,14 @@ impl Levels {
     /// bytes it holds decoded (0 when the memory could not be had: the
     /// level is then probed compact, slower but not wrong).
     pub fn decode_level(&self, level: usize) -> u64 {
+        self.decode_level_while(level, &|| true)
+    }
+
+    /// [`Levels::decode_level`], asking `keep_going` as it goes (see
+    /// [`TableFile::decode_in_memory_while`]).
+    pub fn decode_level_while(&self, level: usize, keep_going: &(dyn Fn() -> bool + Sync)) -> u64 {
         self.table(level)
-            .map_or(0, |t| t.decode_in_memory().unwrap_or(0))
+            .map_or(0, |t| t.decode_in_memory_while(keep_going).unwrap_or(0))
     }
 
     /// Opens level `level` from the folder, optionally checking its checksum.

@@ -85,15 +85,16 @@ impl Tablebase {
         })
     }
 
-    /// Decodes the compact levels that `OWARE_TB_MEMORY` allows into
-    /// memory on a thread of its own (with one worker, so that a search
-    /// keeps the other cores), the smallest first. A search probes each
-    /// level compact until its decoded copy is in place, then reads that.
-    /// The thread ends when it is done or when the last `Arc` of the
-    /// tables is dropped (after the level it is decoding). Returns its
+    /// Decodes the compact levels that fit in `budget` bytes (a byte a
+    /// board; [`decode_budget`] reads `OWARE_TB_MEMORY`) into memory on a
+    /// thread of its own, with one worker so that a search keeps the other
+    /// cores, the smallest level first. A search probes each level compact
+    /// until its decoded copy is in place, then reads that. The thread
+    /// ends when it is done, or within a chunk of blocks once it holds the
+    /// last `Arc` of the tables (their owner has dropped them). Returns its
     /// handle, or `None` when there is nothing to decode.
-    pub fn decode_in_background(self: &Arc<Self>) -> Option<JoinHandle<()>> {
-        let plan = self.levels.decode_plan(decode_budget());
+    pub fn decode_in_background(self: &Arc<Self>, budget: u64) -> Option<JoinHandle<()>> {
+        let plan = self.levels.decode_plan(budget);
         if plan.is_empty() {
             return None;
         }
@@ -104,7 +105,8 @@ impl Tablebase {
                 let Some(tables) = tables.upgrade() else {
                     return;
                 };
-                let decode = || tables.levels.decode_level(level);
+                let wanted = || Arc::strong_count(&tables) > 1;
+                let decode = || tables.levels.decode_level_while(level, &wanted);
                 match &pool {
                     Ok(pool) => pool.install(decode),
                     // Without a pool of its own it decodes on the global one.

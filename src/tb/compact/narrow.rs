@@ -9,6 +9,7 @@
 //! the memory of the raw pairs.
 
 use std::io;
+use std::sync::atomic::{AtomicBool, Ordering};
 
 use rayon::prelude::*;
 
@@ -34,6 +35,17 @@ impl NarrowLevel {
     /// Decodes `level` (whose sections lie in `payload`) whole, its chunks
     /// in parallel; fails only when the memory cannot be mapped.
     pub fn decode(level: &CompactLevel, payload: &[u8]) -> io::Result<NarrowLevel> {
+        let decoded = NarrowLevel::decode_while(level, payload, &|| true)?;
+        Ok(decoded.expect("never stopped"))
+    }
+
+    /// [`NarrowLevel::decode`], asking `keep_going` before each chunk:
+    /// `None` once it has said no.
+    pub fn decode_while(
+        level: &CompactLevel,
+        payload: &[u8],
+        keep_going: &(dyn Fn() -> bool + Sync),
+    ) -> io::Result<Option<NarrowLevel>> {
         let symbols = level.symbols();
         let mut entries = [0u16; ESCAPE as usize];
         for (e, &s) in entries.iter_mut().zip(symbols) {
@@ -49,10 +61,15 @@ impl NarrowLevel {
             parts.push((i, head));
             rest = tail;
         }
+        let stopped = AtomicBool::new(false);
         let escaped: Vec<(u64, u16)> = parts
             .into_par_iter()
             .flat_map_iter(|(i, out)| {
                 let mut escaped = Vec::new();
+                if stopped.load(Ordering::Relaxed) || !keep_going() {
+                    stopped.store(true, Ordering::Relaxed);
+                    return escaped;
+                }
                 let mut at = 0;
                 level.decode_chunk_symbols(payload, i, |s| {
                     // Symbol 255 and above: escaped.
@@ -69,13 +86,16 @@ impl NarrowLevel {
                 escaped
             })
             .collect();
+        if stopped.into_inner() {
+            return Ok(None);
+        }
         let (escaped_ranks, escaped_entries) = escaped.into_iter().unzip();
-        Ok(NarrowLevel {
+        Ok(Some(NarrowLevel {
             bytes,
             entries,
             escaped_ranks,
             escaped_entries,
-        })
+        }))
     }
 
     /// The entry of rank `r` (below the level's boards), as
@@ -167,5 +187,8 @@ mod tests {
         let expected: Vec<u8> = (1000..1005).flat_map(|r| many(r).to_be_bytes()).collect();
         assert_eq!(run, expected);
         assert!(narrow.memory() < 2 * boards);
+        // Told to stop, it gives nothing.
+        let stopped = NarrowLevel::decode_while(&level, &payload, &|| false).unwrap();
+        assert!(stopped.is_none());
     }
 }
