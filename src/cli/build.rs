@@ -44,7 +44,7 @@ pub struct BuildArgs {
     #[arg(long, visible_alias = "dir", value_name = "DIR")]
     db: Option<PathBuf>,
     /// Write the levels raw (2 bytes a board) instead of compact (about
-    /// 4.2 bits a board); `oware compress` converts them later.
+    /// 4.0 to 4.1 bits a board); `oware compress` converts them later.
     #[arg(long)]
     raw: bool,
     /// The most memory the build may take, as `16GB`, `12GiB` or `9000MB`
