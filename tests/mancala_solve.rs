@@ -114,6 +114,30 @@ fn the_solver_agrees_with_minimax_on_random_small_positions() {
 }
 
 #[test]
+fn helpers_on_other_threads_leave_the_value_unchanged() {
+    // A value-only solve runs MTD(f) on every thread of its pool, helpers
+    // starting on other moves; a small shared table makes them evict each
+    // other's entries. The value is still the minimax one.
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(3)
+        .build()
+        .unwrap();
+    let mut rng = Rng(0x5eed_0003);
+    let mut memo = HashMap::new();
+    for i in 0..48 {
+        let pos = random_position(&mut rng, 5 + i % 8);
+        let expected = minimax(&pos, &mut memo);
+        let table = Table::new(1);
+        let control = Control::new();
+        let solver = Solver::new(&table, &NoTables, &control);
+        let solved = pool.install(|| solver.solve(&pos, false, &|_| {}));
+        assert_eq!(solved.value, Range::exact(expected), "{pos}");
+        assert!(!solved.stopped);
+        assert!(solved.nodes > 0);
+    }
+}
+
+#[test]
 fn the_start_is_the_best_of_its_first_moves() {
     // Each first move solved as a position of its own agrees with the
     // value the solver gives it, and the start's value is their maximum.

@@ -41,8 +41,9 @@ pub struct SolveArgs {
     /// Transposition table size in MiB (1..=65536).
     #[arg(long, default_value_t = 256, value_parser = clap::value_parser!(u64).range(1..=65536))]
     hash: u64,
-    /// Worker threads: the first moves are solved in parallel (default:
-    /// every core).
+    /// Worker threads: the first moves are solved in parallel; with
+    /// --value-only the other threads help the one proving the value
+    /// (default: every core).
     #[arg(long)]
     threads: Option<usize>,
     /// Solve the position's value only, not each first move's.

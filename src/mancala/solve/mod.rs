@@ -4,7 +4,8 @@
 //! MTD(f) drives a fail-soft alpha-beta through null-window proofs. Every
 //! bound the search proves is a bound on the game value (there is no depth
 //! limit and no heuristic), so the transposition table keeps bounds that
-//! stay true between passes and between first moves solved in parallel.
+//! stay true between passes, between first moves solved in parallel and
+//! between the threads that help one proof.
 //! Lines close at a finished game, at a board within the endgame tables'
 //! levels, or as soon as the seeds left on the board (a board of `n` seeds
 //! is worth `-n..=n`) or the children's stored bounds (enhanced

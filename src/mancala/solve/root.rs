@@ -1,6 +1,7 @@
 //! Solving a position: the value of each first move (in parallel over a
 //! shared table) and of the position, or of the position alone.
 
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
 use rayon::prelude::*;
@@ -116,20 +117,19 @@ impl<'a, E: Endgame> Solver<'a, E> {
         }
         if !each_move {
             let guess = estimate(board, GUESS_DEPTH, empty);
-            let mut searcher = self.searcher(empty);
-            let range = mtdf(&mut searcher, board, guess, |r, nodes| {
-                progress(Progress {
-                    mv: None,
-                    value: r.plus(lead),
-                    nodes,
-                    elapsed: started.elapsed(),
-                })
-            });
-            let stopped = searcher.aborted();
+            let (range, nodes, stopped) =
+                self.value_with_helpers(board, empty, guess, &|r, nodes| {
+                    progress(Progress {
+                        mv: None,
+                        value: r.plus(lead),
+                        nodes,
+                        elapsed: started.elapsed(),
+                    })
+                });
             return Solution {
                 value: range.plus(lead),
                 moves: vec![],
-                nodes: searcher.nodes(),
+                nodes,
                 elapsed: started.elapsed(),
                 stopped,
             };
@@ -200,6 +200,42 @@ impl<'a, E: Endgame> Solver<'a, E> {
             MoveValue { mv, again, value },
             searcher.nodes(),
             searcher.aborted(),
+        )
+    }
+
+    /// The value of `board` by MTD(f) from `guess` on every thread of the
+    /// current pool: the first thread proves it, the others help through
+    /// the shared table (each starts on another move of `board`) until it
+    /// is done. The range, the boards all of them searched, and whether
+    /// the solve was stopped.
+    fn value_with_helpers(
+        &self,
+        board: Board,
+        empty_capture: bool,
+        guess: i32,
+        on_pass: &(dyn Fn(Range, u64) + Sync),
+    ) -> (Range, u64, bool) {
+        let done = AtomicBool::new(false);
+        let helpers = rayon::current_num_threads().saturating_sub(1);
+        let helped = AtomicU64::new(0);
+        let mut main = self.searcher(empty_capture);
+        let range = rayon::scope(|scope| {
+            for skew in 1..=helpers {
+                let (done, helped) = (&done, &helped);
+                scope.spawn(move |_| {
+                    let mut helper = self.searcher(empty_capture).helping(board, skew, done);
+                    mtdf(&mut helper, board, guess, |_, _| {});
+                    helped.fetch_add(helper.nodes(), Ordering::Relaxed);
+                });
+            }
+            let range = mtdf(&mut main, board, guess, on_pass);
+            done.store(true, Ordering::Relaxed);
+            range
+        });
+        (
+            range,
+            main.nodes() + helped.load(Ordering::Relaxed),
+            main.aborted(),
         )
     }
 

@@ -2,6 +2,8 @@
 //! the transposition table of bounds, enhanced transposition cutoffs,
 //! futility bounds from the seeds left, and endgame tables closing lines.
 
+use std::sync::atomic::{AtomicBool, Ordering};
+
 use super::board::{Board, Sown};
 use super::control::{CHECK_EVERY, Control};
 use super::endgame::Endgame;
@@ -30,6 +32,13 @@ pub struct Searcher<'a, E: Endgame> {
     etc_above: u8,
     level: i32,
     control: &'a Control,
+    /// A second stop flag: a helper's, raised when the solve it helps is
+    /// done.
+    done: Option<&'a AtomicBool>,
+    /// The board whose children are tried rotated by `skew` places, so
+    /// that helpers start on other moves than the main search.
+    root: Option<Board>,
+    skew: usize,
     nodes: u64,
     aborted: bool,
 }
@@ -52,6 +61,9 @@ impl<'a, E: Endgame> Searcher<'a, E> {
             etc_above: ETC_ABOVE,
             level: i32::from(endgame.level()),
             control,
+            done: None,
+            root: None,
+            skew: 0,
             nodes: 0,
             aborted: false,
         }
@@ -72,6 +84,21 @@ impl<'a, E: Endgame> Searcher<'a, E> {
     /// `etc_above` seeds over the tables' level (`u8::MAX`: none).
     pub const fn with_etc_above(mut self, etc_above: u8) -> Searcher<'a, E> {
         self.etc_above = etc_above;
+        self
+    }
+
+    /// The same searcher as a helper of a search of `root`: it tries the
+    /// moves of `root` rotated by `skew` places from the usual order, and
+    /// gives up soon after `done` is raised.
+    pub const fn helping(
+        mut self,
+        root: Board,
+        skew: usize,
+        done: &'a AtomicBool,
+    ) -> Searcher<'a, E> {
+        self.root = Some(root);
+        self.skew = skew;
+        self.done = Some(done);
         self
     }
 
@@ -108,7 +135,8 @@ impl<'a, E: Endgame> Searcher<'a, E> {
         self.nodes += 1;
         if self.nodes.is_multiple_of(CHECK_EVERY) {
             self.control.add_nodes(CHECK_EVERY);
-            self.aborted |= self.control.stopped();
+            self.aborted |= self.control.stopped()
+                || self.done.is_some_and(|done| done.load(Ordering::Relaxed));
         }
         if self.aborted {
             return 0;
@@ -155,6 +183,9 @@ impl<'a, E: Endgame> Searcher<'a, E> {
             return best_upper;
         }
         children.sort_unstable_by_key(|c| -c.order);
+        if self.root == Some(board) {
+            children.rotate_left(self.skew % children.len());
+        }
 
         let (low, high) = (alpha, beta);
         let mut g = i32::MIN;
