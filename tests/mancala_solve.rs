@@ -410,6 +410,23 @@ fn kalah_with_four_seeds_is_a_win_by_ten_under_the_empty_capture() {
 }
 
 #[test]
+#[ignore = "needs the empty capture's tables 0..28 in $OWARE_KALAH_DB; about 6 minutes in release"]
+fn kalah_with_five_seeds_is_a_win_by_twelve_under_the_empty_capture() {
+    // Irving, Donkers and Uiterwijk (2000). The tables take about 20
+    // minutes on two cores: `oware build --rules mancala --empty-capture
+    // --max-seeds 28 --db DIR`, then OWARE_KALAH_DB=DIR.
+    let dir = std::env::var_os("OWARE_KALAH_DB")
+        .expect("OWARE_KALAH_DB names a folder of the empty capture's tables 0..28");
+    let rules = MancalaRules::new(5, true);
+    let tables = MancalaTables::open_for_search(std::path::Path::new(&dir), rules, 28).unwrap();
+    assert!(tables.complete_up_to().is_some_and(|n| n >= 28));
+    let table = Table::new(8192);
+    let control = Control::new();
+    let solved = Solver::new(&table, &tables, &control).solve(&rules.start(), false, &|_| {});
+    assert_eq!(solved.value, Range::exact(12));
+}
+
+#[test]
 #[ignore = "a few minutes in release: cargo test --release --test mancala_solve -- --ignored"]
 fn kalah_with_four_seeds_is_a_win_by_eight_under_our_capture() {
     // Rawlings (2015) for Kalah's standard rules, which are §7's.
