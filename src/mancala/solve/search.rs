@@ -24,6 +24,16 @@ struct Child {
     order: i32,
 }
 
+/// What a helper searcher needs: the board of the proof it helps, whose
+/// moves it tries rotated by `skew` places (so that it starts on another
+/// move than the main search), and the flag raised when that proof is done.
+#[derive(Copy, Clone)]
+struct Help<'a> {
+    root: Board,
+    skew: usize,
+    done: &'a AtomicBool,
+}
+
 /// One thread's search over a shared table.
 pub struct Searcher<'a, E: Endgame> {
     table: &'a Table,
@@ -32,13 +42,8 @@ pub struct Searcher<'a, E: Endgame> {
     etc_above: u8,
     level: i32,
     control: &'a Control,
-    /// A second stop flag: a helper's, raised when the solve it helps is
-    /// done.
-    done: Option<&'a AtomicBool>,
-    /// The board whose children are tried rotated by `skew` places, so
-    /// that helpers start on other moves than the main search.
-    root: Option<Board>,
-    skew: usize,
+    /// Set when this searcher helps another's proof.
+    help: Option<Help<'a>>,
     nodes: u64,
     aborted: bool,
 }
@@ -61,9 +66,7 @@ impl<'a, E: Endgame> Searcher<'a, E> {
             etc_above: ETC_ABOVE,
             level: i32::from(endgame.level()),
             control,
-            done: None,
-            root: None,
-            skew: 0,
+            help: None,
             nodes: 0,
             aborted: false,
         }
@@ -96,9 +99,7 @@ impl<'a, E: Endgame> Searcher<'a, E> {
         skew: usize,
         done: &'a AtomicBool,
     ) -> Searcher<'a, E> {
-        self.root = Some(root);
-        self.skew = skew;
-        self.done = Some(done);
+        self.help = Some(Help { root, skew, done });
         self
     }
 
@@ -136,7 +137,9 @@ impl<'a, E: Endgame> Searcher<'a, E> {
         if self.nodes.is_multiple_of(CHECK_EVERY) {
             self.control.add_nodes(CHECK_EVERY);
             self.aborted |= self.control.stopped()
-                || self.done.is_some_and(|done| done.load(Ordering::Relaxed));
+                || self
+                    .help
+                    .is_some_and(|help| help.done.load(Ordering::Relaxed));
         }
         if self.aborted {
             return 0;
@@ -183,8 +186,10 @@ impl<'a, E: Endgame> Searcher<'a, E> {
             return best_upper;
         }
         children.sort_unstable_by_key(|c| -c.order);
-        if self.root == Some(board) {
-            children.rotate_left(self.skew % children.len());
+        if let Some(help) = self.help
+            && help.root == board
+        {
+            children.rotate_left(help.skew % children.len());
         }
 
         let (low, high) = (alpha, beta);
