@@ -35,7 +35,11 @@ pub fn run(
     let tables = match args.db() {
         None => None,
         Some(dir) => {
-            let t = RaceTables::open(dir, race).context("cannot open the race tables")?;
+            let (t, rejected) = RaceTables::open_for_search(dir, race, args.tb_limit())
+                .context("cannot open the race tables")?;
+            for e in &rejected {
+                output::note(format_args!("warning: table left closed: {e}"));
+            }
             if t.complete_up_to().is_none() {
                 bail!(
                     "{}: no race tables for {total} seeds (`oware build --rules mancala --race --start-seeds K --db {}` makes them)",

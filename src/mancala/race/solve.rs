@@ -21,99 +21,26 @@ use super::entry::Outcome;
 use super::rules::RaceRules;
 use super::step::board_outcome;
 use super::tables::RaceTables;
+use super::tt::Held;
+pub use super::tt::RaceTable;
 use crate::mancala::edges::{Edge, for_each_edge_word};
 use crate::mancala::tables::mover_board;
 use crate::mancala::{MancalaPosition, STOP_SEEDS};
 use crate::tb::board::to_word;
 
-/// Entries a bucket holds (one cache line).
-const WAYS: usize = 4;
+/// Children of more seeds than this above the race tables' top level
+/// have their bounds looked up in the transposition table before search
+/// (nearer the tables the lookups cost more than they save).
+const ETC_ABOVE: usize = 2;
 
-#[repr(align(64))]
-struct Bucket([AtomicU64; 2 * WAYS]);
-
-/// Bounds on race outcomes, shared between threads without locks (an
-/// entry's first word is stored XOR-ed with its second, so a torn read
-/// fails the key check).
-pub struct RaceTable {
-    buckets: Vec<Bucket>,
-    mask: usize,
-}
-
-impl RaceTable {
-    /// A table of at most `mib` MiB (a power of two of buckets).
-    pub fn new(mib: usize) -> RaceTable {
-        let fit = ((mib.max(1) << 20) / std::mem::size_of::<Bucket>()).max(1);
-        let buckets = 1usize << fit.ilog2();
-        RaceTable {
-            buckets: (0..buckets)
-                .map(|_| Bucket(std::array::from_fn(|_| AtomicU64::new(0))))
-                .collect(),
-            mask: buckets - 1,
-        }
-    }
-
-    fn key(word: u128, a: u8) -> (u64, u64) {
-        (
-            word as u64,
-            ((word >> 64) as u64 & 0xffff_ffff) << 32 | u64::from(a) << 24,
-        )
-    }
-
-    fn bucket(&self, (low, high): (u64, u64)) -> &Bucket {
-        let h =
-            (low ^ high.wrapping_mul(0xc2b2_ae3d_27d4_eb4f)).wrapping_mul(0x9e37_79b9_7f4a_7c15);
-        &self.buckets[(h >> 20) as usize & self.mask]
-    }
-
-    /// The bounds (lower, upper) on the mover's outcome stored for `word`
-    /// with need `a`.
-    pub fn probe(&self, word: u128, a: u8) -> Option<(i8, i8)> {
-        let k = RaceTable::key(word, a);
-        let bucket = self.bucket(k);
-        (0..WAYS).find_map(|w| {
-            let data = bucket.0[2 * w + 1].load(Ordering::Relaxed);
-            let check = bucket.0[2 * w].load(Ordering::Relaxed);
-            (check ^ data == k.0 && data & !0xff_ffff == k.1)
-                .then_some(((data >> 8) as u8 as i8, data as u8 as i8))
-        })
-    }
-
-    /// Adds bounds proved for `word` with need `a`, found with `work` (log
-    /// of the nodes) of search; a new entry replaces the cheapest.
-    pub fn store(&self, word: u128, a: u8, lower: i8, upper: i8, work: u8) {
-        let k = RaceTable::key(word, a);
-        let bucket = self.bucket(k);
-        let (mut victim, mut cheapest) = (0, u8::MAX);
-        for w in 0..WAYS {
-            let data = bucket.0[2 * w + 1].load(Ordering::Relaxed);
-            let check = bucket.0[2 * w].load(Ordering::Relaxed);
-            let held_work = (data >> 16) as u8;
-            if check ^ data == k.0 && data & !0xff_ffff == k.1 {
-                let lo = lower.max((data >> 8) as u8 as i8);
-                let hi = upper.min(data as u8 as i8);
-                RaceTable::write(bucket, w, k, lo, hi, work.max(held_work));
-                return;
-            }
-            let cost = if data == 0 {
-                0
-            } else {
-                held_work.saturating_add(1)
-            };
-            if cost < cheapest {
-                cheapest = cost;
-                victim = w;
-            }
-        }
-        RaceTable::write(bucket, victim, k, lower, upper, work);
-    }
-
-    fn write(bucket: &Bucket, w: usize, k: (u64, u64), lower: i8, upper: i8, work: u8) {
-        let data =
-            k.1 | u64::from(work) << 16 | u64::from(lower as u8) << 8 | u64::from(upper as u8);
-        bucket.0[2 * w + 1].store(data, Ordering::Relaxed);
-        bucket.0[2 * w].store(k.0 ^ data, Ordering::Relaxed);
-    }
+/// A move of the node being searched, with its bounds known before search
+/// (for the mover) and its place in the order.
+#[derive(Copy, Clone, Default)]
+struct Child {
+    edge: Edge,
+    lower: i8,
+    upper: i8,
+    order: u16,
 }
 
 /// What a solve needs: the rules, the tables and the shared state.
@@ -203,11 +130,7 @@ impl<'a> RaceSearch<'a> {
         if let Some(o) = board_outcome(word, a, b) {
             return o.sign();
         }
-        if let Some(t) = self.tables
-            && usize::from(n) <= self.table_level
-            && let Some(o) = t.outcome(word, usize::from(n), a, b)
-        {
-            self.table_hits.fetch_add(1, Ordering::Relaxed);
+        if let Some(o) = self.table_outcome(word, n, a, b) {
             return o.sign();
         }
         let nodes = self.nodes.fetch_add(1, Ordering::Relaxed);
@@ -221,61 +144,156 @@ impl<'a> RaceSearch<'a> {
             return 0;
         }
         let (alpha0, beta0) = (alpha, beta);
-        if let Some((lo, hi)) = self.table.probe(word, a) {
-            if lo >= beta || lo == hi {
-                return lo;
+        let held = self.table.probe(word, a);
+        // The outcome is monotone in the need (the opponent's moving the
+        // other way, their sum fixed by the start): the mover does at
+        // least as well needing a seed less, at most as well needing one
+        // more.
+        let (mut lower, mut upper) = held.map_or((-1, 1), |h| (h.lower, h.upper));
+        if lower < upper {
+            if let Some(h) = self.table.probe(word, a + 1) {
+                lower = lower.max(h.lower);
             }
-            if hi <= alpha {
-                return hi;
+            if a > 1
+                && let Some(h) = self.table.probe(word, a - 1)
+            {
+                upper = upper.min(h.upper);
             }
-            alpha = alpha.max(lo);
-            beta = beta.min(hi);
         }
-        let mut edges = [Edge::default(); 6];
+        if lower >= beta || lower == upper {
+            return lower;
+        }
+        if upper <= alpha {
+            return upper;
+        }
+        alpha = alpha.max(lower);
+        beta = beta.min(upper);
+        let hint = held.and_then(|h| h.best);
+
+        let mut children = [Child::default(); 6];
         let mut count = 0;
-        let mut win_now = false;
+        let mut win_now = None;
         for_each_edge_word(word, n, self.rules.empty_capture, |e| {
-            win_now |= e.stored >= a;
-            edges[count] = e;
+            if e.stored >= a {
+                win_now = win_now.or(Some(e.house));
+            }
+            children[count].edge = e;
             count += 1;
         });
-        if win_now {
-            self.table.store(word, a, 1, 1, 0);
+        if let Some(house) = win_now {
+            self.record(word, a, 1, 1, Some(house), 0);
             return 1;
         }
-        // Another go first, then the most stored.
-        let edges = &mut edges[..count];
-        edges.sort_unstable_by_key(|e| (!e.again, u8::MAX - e.stored));
+        let children = &mut children[..count];
+        self.bound_children(children, a, b, hint);
+        // What the children's bounds settle before any search.
+        if let Some(c) = children.iter().max_by_key(|c| c.lower)
+            && c.lower >= beta
+        {
+            self.record(word, a, c.lower, 1, Some(c.edge.house), 0);
+            return c.lower;
+        }
+        let best_upper = children.iter().map(|c| c.upper).max().unwrap_or(-1);
+        if best_upper <= alpha {
+            self.record(word, a, -1, best_upper, None, 0);
+            return best_upper;
+        }
+        children.sort_unstable_by_key(|c| std::cmp::Reverse(c.order));
+
         let before = nodes;
         let mut best = -1i8;
-        for e in edges.iter() {
+        let mut best_house = None;
+        for c in children.iter() {
+            let floor = alpha.max(best);
+            if c.upper <= floor {
+                // It cannot raise the value: its bound stands in for it.
+                best = best.max(c.upper);
+                continue;
+            }
+            let e = &c.edge;
             let left = a - e.stored;
-            let v = if e.seeds == 0 {
-                Outcome::of_difference(i32::from(b) - i32::from(a) + i32::from(e.gain)).sign()
+            let v = if c.lower == c.upper {
+                c.lower
             } else if e.again {
-                self.value(e.child, e.seeds, left, b, alpha.max(best), beta)
+                self.value(e.child, e.seeds, left, b, floor, beta)
             } else {
-                -self.value(e.child, e.seeds, b, left, -beta, -alpha.max(best))
+                -self.value(e.child, e.seeds, b, left, -beta, -floor)
             };
             if self.stopped() {
                 return 0;
             }
-            best = best.max(v);
+            if v > best {
+                best = v;
+                best_house = Some(e.house);
+            }
             if best >= beta {
                 break;
             }
         }
         let spent = self.nodes.load(Ordering::Relaxed).saturating_sub(before);
         let work = (64 - spent.leading_zeros()) as u8;
-        let (lo, hi) = if best <= alpha0 {
-            (-1, best)
+        if best <= alpha0 {
+            self.record(word, a, -1, best, None, work);
         } else if best >= beta0 {
-            (best, 1)
+            self.record(word, a, best, 1, best_house, work);
         } else {
-            (best, best)
-        };
-        self.table.store(word, a, lo, hi, work);
+            self.record(word, a, best, best, best_house, work);
+        }
         best
+    }
+
+    /// The outcome of a board the race tables answer, counted as a hit.
+    #[inline]
+    fn table_outcome(&self, word: u128, n: u8, a: u8, b: u8) -> Option<Outcome> {
+        let t = self.tables?;
+        if usize::from(n) > self.table_level {
+            return None;
+        }
+        let o = t.outcome(word, usize::from(n), a, b)?;
+        self.table_hits.fetch_add(1, Ordering::Relaxed);
+        Some(o)
+    }
+
+    /// Each child's bounds known before search (the game's end, the race
+    /// tables, far from them the transposition table) and its place in the
+    /// order: the table's move, then another go (nearest the store
+    /// first), then the most stored.
+    fn bound_children(&self, children: &mut [Child], a: u8, b: u8, hint: Option<u8>) {
+        for c in children.iter_mut() {
+            let e = c.edge;
+            let left = a - e.stored;
+            (c.lower, c.upper) = if e.seeds == 0 {
+                let o = Outcome::of_difference(i32::from(b) - i32::from(a) + i32::from(e.gain));
+                (o.sign(), o.sign())
+            } else {
+                let (ca, cb) = if e.again { (left, b) } else { (b, left) };
+                let known = board_outcome(e.child, ca, cb)
+                    .or_else(|| self.table_outcome(e.child, e.seeds, ca, cb))
+                    .map(|o| (o.sign(), o.sign()))
+                    .or_else(|| {
+                        (usize::from(e.seeds) > self.table_level + ETC_ABOVE)
+                            .then(|| self.table.probe(e.child, ca))
+                            .flatten()
+                            .map(|h| (h.lower, h.upper))
+                    });
+                match known {
+                    Some((lo, hi)) if e.again => (lo, hi),
+                    Some((lo, hi)) => (-hi, -lo),
+                    None => (-1, 1),
+                }
+            };
+            c.order = if hint == Some(e.house) {
+                1 << 12
+            } else if e.again {
+                (1 << 8) + u16::from(e.house)
+            } else {
+                u16::from(e.stored) << 3 | u16::from(e.house)
+            };
+        }
+    }
+
+    fn record(&self, word: u128, a: u8, lower: i8, upper: i8, best: Option<u8>, work: u8) {
+        self.table.store(word, a, Held { lower, upper, best }, work);
     }
 
     /// Bounds on the outcome of a board proved by two null-window passes

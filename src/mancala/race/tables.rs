@@ -24,6 +24,21 @@ impl RaceTables {
         })
     }
 
+    /// Opens the levels up to `max_level` for a solve: each checksum is
+    /// verified (a damaged level is left closed and returned with the
+    /// others refused), and compact levels are decoded into memory, a byte
+    /// a board, as far as `OWARE_TB_MEMORY` allows (a probe of a decoded
+    /// level is a load, of a compact one a block's decode).
+    pub fn open_for_search(
+        dir: &Path,
+        rules: RaceRules,
+        max_level: usize,
+    ) -> Result<(RaceTables, Vec<TableError>), TableError> {
+        let (levels, rejected) = Levels::open_for_search(dir, rules.table_rules(), max_level)?;
+        levels.decode_in_memory(crate::tb::levels::decode_budget());
+        Ok((RaceTables { levels, rules }, rejected))
+    }
+
     /// The rules the tables are for.
     pub fn rules(&self) -> RaceRules {
         self.rules
