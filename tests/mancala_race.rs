@@ -189,3 +189,46 @@ fn race_files_and_difference_files_refuse_each_other() {
     refused(RaceTables::open(tmp.path(), other).map(|_| ()));
     assert_eq!(Outcome::Win.flip(), Outcome::Loss);
 }
+
+/// The 5-seed start with the stop, each first move, and each first move's
+/// outcome solved again on its own from the position after it (a fresh
+/// table, the value only): they agree, and the start is decided.
+#[test]
+#[ignore = "needs the 5-seed start's race levels 0..28 in $OWARE_RACE_DB; about an hour in release"]
+fn the_5_seed_start_with_the_stop_agrees_with_each_first_move_solved_alone() {
+    // `oware build --rules mancala --race --start-seeds 5 --max-seeds 28
+    // --db DIR` (about 35 minutes on two cores), then OWARE_RACE_DB=DIR.
+    let dir = std::env::var_os("OWARE_RACE_DB")
+        .expect("OWARE_RACE_DB names a folder of the 5-seed start's race tables");
+    let rules = RaceRules {
+        empty_capture: false,
+        total: 60,
+    };
+    let (tables, rejected) =
+        RaceTables::open_for_search(Path::new(&dir), rules, 28).expect("race tables");
+    assert!(rejected.is_empty(), "{rejected:?}");
+    let start = MancalaPosition::start(5);
+    let stop = AtomicBool::new(false);
+    let table = RaceTable::new(4096);
+    let search = RaceSearch::new(rules, Some(&tables), 28, &table, &stop, None);
+    let solved = search.solve(&start, false, |_| {});
+    assert_eq!(solved.lower, solved.upper, "the start is decided");
+    let best = solved.moves.iter().map(|m| m.lower).max();
+    assert_eq!(best, Some(solved.lower));
+    for m in &solved.moves {
+        assert_eq!(m.lower, m.upper, "house {}", m.house);
+        let (next, sowing) = start
+            .play(oware::Move::of(Side::South, usize::from(m.house)))
+            .unwrap();
+        let table = RaceTable::new(4096);
+        let search = RaceSearch::new(rules, Some(&tables), 28, &table, &stop, None);
+        let alone = search.solve(&next, true, |_| {});
+        assert_eq!(alone.lower, alone.upper, "house {}", m.house);
+        let outcome = if sowing.another_go {
+            alone.lower
+        } else {
+            alone.lower.flip()
+        };
+        assert_eq!(outcome, m.lower, "house {}", m.house);
+    }
+}
