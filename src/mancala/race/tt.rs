@@ -73,14 +73,7 @@ impl RaceTable {
         (0..WAYS).find_map(|w| {
             let data = bucket.0[2 * w + 1].load(Ordering::Relaxed);
             let check = bucket.0[2 * w].load(Ordering::Relaxed);
-            (check ^ data == k.0 && data & KEY_BITS == k.1).then(|| Held {
-                lower: (data >> 8) as u8 as i8,
-                upper: data as u8 as i8,
-                best: match (data >> 29) & 7 {
-                    0 => None,
-                    h => Some(h as u8 - 1),
-                },
-            })
+            (check ^ data == k.0 && data & KEY_BITS == k.1).then(|| RaceTable::unpack(data).0)
         })
     }
 
@@ -95,15 +88,12 @@ impl RaceTable {
         for w in 0..WAYS {
             let data = bucket.0[2 * w + 1].load(Ordering::Relaxed);
             let check = bucket.0[2 * w].load(Ordering::Relaxed);
-            let held_work = (data >> 16) as u8;
+            let (old, held_work) = RaceTable::unpack(data);
             if check ^ data == k.0 && data & KEY_BITS == k.1 {
                 let merged = Held {
-                    lower: held.lower.max((data >> 8) as u8 as i8),
-                    upper: held.upper.min(data as u8 as i8),
-                    best: held.best.or(match (data >> 29) & 7 {
-                        0 => None,
-                        h => Some(h as u8 - 1),
-                    }),
+                    lower: held.lower.max(old.lower),
+                    upper: held.upper.min(old.upper),
+                    best: held.best.or(old.best),
                 };
                 RaceTable::write(bucket, w, k, merged, work.max(held_work));
                 return;
@@ -119,6 +109,19 @@ impl RaceTable {
             }
         }
         RaceTable::write(bucket, victim, k, held, work);
+    }
+
+    /// An entry's bounds, best move and work, from its data word.
+    fn unpack(data: u64) -> (Held, u8) {
+        let held = Held {
+            lower: (data >> 8) as u8 as i8,
+            upper: data as u8 as i8,
+            best: match (data >> 29) & 7 {
+                0 => None,
+                h => Some(h as u8 - 1),
+            },
+        };
+        (held, (data >> 16) as u8)
     }
 
     fn write(bucket: &Bucket, w: usize, k: (u64, u64), held: Held, work: u8) {
