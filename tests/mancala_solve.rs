@@ -342,6 +342,51 @@ fn the_command_line_solves_a_small_position() {
 }
 
 #[test]
+fn the_rules_line_names_the_start_a_position_comes_from() {
+    // (position, extra flags, the Rules line, the JSON's start_seeds)
+    let cases: [(&str, &[&str], &str, serde_json::Value); 4] = [
+        // 36 seeds: the 3-seed start.
+        (
+            "1-0-2-0-1-3-0-1-1-2-0-1-9-15-S",
+            &[],
+            "mancala (3 seeds a house)",
+            3.into(),
+        ),
+        // 60 seeds, the stop in play: the 5-seed start.
+        (
+            "0-0-0-0-1-1-0-0-0-0-1-1-24-32-S",
+            &["--empty-capture"],
+            "mancala (5 seeds a house, empty capture)",
+            5.into(),
+        ),
+        // 24 seeds: no start has them.
+        (
+            "0-0-0-0-1-1-0-0-0-0-1-1-10-10-S",
+            &[],
+            "mancala (24 seeds in play)",
+            serde_json::Value::Null,
+        ),
+        // 48 seeds named by --start-seeds 4.
+        (
+            "0-0-0-0-1-1-0-0-0-0-1-1-20-24-S",
+            &["--start-seeds", "4"],
+            "mancala (4 seeds a house)",
+            4.into(),
+        ),
+    ];
+    for (pos, extra, line, seeds) in cases {
+        let mut args = vec!["solve", "--rules", "mancala", "--position", pos];
+        args.extend_from_slice(extra);
+        let text = common::stdout(&args);
+        let rules = text.lines().find(|l| l.starts_with("Rules:")).unwrap();
+        assert_eq!(rules.trim_start_matches("Rules:").trim(), line, "{pos}");
+        args.push("--json");
+        let v: serde_json::Value = serde_json::from_str(&common::stdout(&args)).unwrap();
+        assert_eq!(v["start_seeds"], seeds, "{pos}");
+    }
+}
+
+#[test]
 fn bad_solve_input_is_one_line() {
     common::fails(&["solve"], "mancala only");
     common::fails(&["solve", "--rules", "awari"], "mancala only");

@@ -111,11 +111,17 @@ impl SolveArgs {
 
 /// Runs `oware solve`.
 pub fn run(args: SolveArgs) -> Result<()> {
-    let rules = match args.rules.choice()? {
+    let mut rules = match args.rules.choice()? {
         Choice::Mancala(rules) => rules,
         Choice::Oware(_) => bail!("solve plays mancala only (give --rules mancala)"),
     };
     let pos = mancala_position(args.position.as_deref(), rules)?;
+    if args.rules.start_seeds.is_none()
+        && let Some(k) = start_of(&pos)
+    {
+        // A position's seeds name its start: 60 seeds were five a house.
+        rules.start_seeds = k;
+    }
     if let Some(secs) = args.max_time
         && !(secs.is_finite() && secs > 0.0)
     {
@@ -218,7 +224,7 @@ fn solve_with<E: Endgame>(
         return Ok(());
     }
     output::line(format_args!("Position:  {pos}"));
-    output::line(format_args!("Rules:     {rules}"));
+    output::line(format_args!("Rules:     {}", rules_text(rules, &pos)));
     output::line("Scoring:   final store difference under perfect play, no 25-seed stop");
     output::line(format_args!(
         "Value:     {} ({} for {me}, to move)",
@@ -306,7 +312,7 @@ fn solution_json(
     let extra = json!({
         "position": pos.to_string(),
         "rules": "mancala",
-        "start_seeds": rules.start_seeds,
+        "start_seeds": start_of(pos),
         "capture": rules.capture_name(),
         "to_move": me.letter().to_string(),
         "result": outcome_text(me, s.value),
@@ -321,4 +327,31 @@ fn solution_json(
         o.extend(e);
     }
     out
+}
+
+/// The seeds a house of the start `pos`'s total of seeds comes from, if
+/// it is a start's (12 × 3, 4, 5 or 7).
+pub(super) fn start_of(pos: &MancalaPosition) -> Option<u8> {
+    let total =
+        u32::from(pos.seeds_on_board()) + pos.stores().iter().map(|&s| u32::from(s)).sum::<u32>();
+    let k = u8::try_from(total / 12).ok()?;
+    (total % 12 == 0 && MancalaRules::new(k, false).start_seeds_valid()).then_some(k)
+}
+
+/// The `Rules:` line: the start's seeds a house when `pos` has a start's
+/// total, else the seeds in play.
+pub(super) fn rules_text(rules: MancalaRules, pos: &MancalaPosition) -> String {
+    match start_of(pos) {
+        Some(k) if k == rules.start_seeds => rules.to_string(),
+        _ => {
+            let total = u32::from(pos.seeds_on_board())
+                + pos.stores().iter().map(|&s| u32::from(s)).sum::<u32>();
+            let capture = if rules.empty_capture {
+                ", empty capture"
+            } else {
+                ""
+            };
+            format!("mancala ({total} seeds in play{capture})")
+        }
+    }
 }

@@ -127,7 +127,7 @@ pub fn run(
         output::line(json!({
             "position": pos.to_string(),
             "rules": "mancala",
-            "start_seeds": rules.start_seeds,
+            "start_seeds": super::solve::start_of(pos),
             "capture": rules.capture_name(),
             "scoring": "race",
             "total": total,
@@ -145,7 +145,10 @@ pub fn run(
         return Ok(());
     }
     output::line(format_args!("Position:  {pos}"));
-    output::line(format_args!("Rules:     {rules}"));
+    output::line(format_args!(
+        "Rules:     {}",
+        super::solve::rules_text(rules, pos)
+    ));
     output::line(format_args!(
         "Scoring:   the race to 25 ({total} seeds): the 25-seed stop in play, the larger store wins"
     ));
