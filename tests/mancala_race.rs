@@ -7,8 +7,9 @@ use std::path::Path;
 use std::sync::atomic::AtomicBool;
 
 use oware::Side;
-use oware::mancala::race::solve::{RaceSearch, RaceTable};
+use oware::mancala::race::solve::RaceSearch;
 use oware::mancala::race::{Outcome, RaceRules, RaceTables, Reference};
+use oware::mancala::solve::Table;
 use oware::mancala::{MancalaPosition, MancalaRules, MancalaTables};
 use oware::tb::board::to_word;
 use oware::tb::index::{full_level_size, unrank_full};
@@ -140,7 +141,7 @@ fn the_race_solver_matches_the_reference() {
             total,
         };
         let race_tables = (total == 40).then_some(&tables);
-        let table = RaceTable::new(1);
+        let table = Table::new(1);
         let stop = AtomicBool::new(false);
         let search = RaceSearch::new(rules, race_tables, 48, &table, &stop, None);
         let solved = search.solve(&pos, false, |_| {});
@@ -209,7 +210,7 @@ fn the_5_seed_start_with_the_stop_agrees_with_each_first_move_solved_alone() {
     assert!(rejected.is_empty(), "{rejected:?}");
     let start = MancalaPosition::start(5);
     let stop = AtomicBool::new(false);
-    let table = RaceTable::new(4096);
+    let table = Table::new(4096);
     let search = RaceSearch::new(rules, Some(&tables), 28, &table, &stop, None);
     let solved = search.solve(&start, false, |_| {});
     assert_eq!(solved.lower, solved.upper, "the start is decided");
@@ -220,7 +221,7 @@ fn the_5_seed_start_with_the_stop_agrees_with_each_first_move_solved_alone() {
         let (next, sowing) = start
             .play(oware::Move::of(Side::South, usize::from(m.house)))
             .unwrap();
-        let table = RaceTable::new(4096);
+        let table = Table::new(4096);
         let search = RaceSearch::new(rules, Some(&tables), 28, &table, &stop, None);
         let alone = search.solve(&next, true, |_| {});
         assert_eq!(alone.lower, alone.upper, "house {}", m.house);

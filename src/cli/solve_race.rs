@@ -8,8 +8,9 @@ use std::time::{Duration, Instant};
 use anyhow::{Context, Result, bail};
 use serde_json::json;
 
-use oware::mancala::race::solve::{RaceMove, RaceSearch, RaceTable};
+use oware::mancala::race::solve::{RaceMove, RaceSearch};
 use oware::mancala::race::{Outcome, RaceRules, RaceTables};
+use oware::mancala::solve::Table;
 use oware::mancala::{MancalaPosition, MancalaRules};
 use oware::{Move, Side};
 
@@ -50,7 +51,7 @@ pub fn run(
             Some(t)
         }
     };
-    let table = RaceTable::new(args.hash() as usize);
+    let table = Table::new(args.hash() as usize);
     let stop = AtomicBool::new(false);
     let started = Instant::now();
     let deadline = args

@@ -25,7 +25,6 @@ mod rules;
 pub mod solve;
 mod step;
 mod tables;
-mod tt;
 
 pub use build::working_memory;
 pub use entry::{Outcome, RaceEntry};

@@ -21,9 +21,8 @@ use super::entry::Outcome;
 use super::rules::RaceRules;
 use super::step::board_outcome;
 use super::tables::RaceTables;
-use super::tt::Held;
-pub use super::tt::RaceTable;
 use crate::mancala::edges::{Edge, for_each_edge_word};
+use crate::mancala::solve::{Bounds, Key, Table};
 use crate::mancala::tables::mover_board;
 use crate::mancala::{MancalaPosition, STOP_SEEDS};
 use crate::tb::board::to_word;
@@ -49,7 +48,7 @@ pub struct RaceSearch<'a> {
     tables: Option<&'a RaceTables>,
     /// The largest level the tables close lines at.
     table_level: usize,
-    table: &'a RaceTable,
+    table: &'a Table,
     stop: &'a AtomicBool,
     deadline: Option<Instant>,
     nodes: AtomicU64,
@@ -94,7 +93,7 @@ impl<'a> RaceSearch<'a> {
         rules: RaceRules,
         tables: Option<&'a RaceTables>,
         table_level: usize,
-        table: &'a RaceTable,
+        table: &'a Table,
         stop: &'a AtomicBool,
         deadline: Option<Instant>,
     ) -> RaceSearch<'a> {
@@ -144,18 +143,18 @@ impl<'a> RaceSearch<'a> {
             return 0;
         }
         let (alpha0, beta0) = (alpha, beta);
-        let held = self.table.probe(word, a);
+        let held = self.table.probe(Key::new(word, a));
         // The outcome is monotone in the need (the opponent's moving the
         // other way, their sum fixed by the start): the mover does at
         // least as well needing a seed less, at most as well needing one
         // more.
         let (mut lower, mut upper) = held.map_or((-1, 1), |h| (h.lower, h.upper));
         if lower < upper {
-            if let Some(h) = self.table.probe(word, a + 1) {
+            if let Some(h) = self.table.probe(Key::new(word, a + 1)) {
                 lower = lower.max(h.lower);
             }
             if a > 1
-                && let Some(h) = self.table.probe(word, a - 1)
+                && let Some(h) = self.table.probe(Key::new(word, a - 1))
             {
                 upper = upper.min(h.upper);
             }
@@ -272,7 +271,7 @@ impl<'a> RaceSearch<'a> {
                     .map(|o| (o.sign(), o.sign()))
                     .or_else(|| {
                         (usize::from(e.seeds) > self.table_level + ETC_ABOVE)
-                            .then(|| self.table.probe(e.child, ca))
+                            .then(|| self.table.probe(Key::new(e.child, ca)))
                             .flatten()
                             .map(|h| (h.lower, h.upper))
                     });
@@ -293,7 +292,8 @@ impl<'a> RaceSearch<'a> {
     }
 
     fn record(&self, word: u128, a: u8, lower: i8, upper: i8, best: Option<u8>, work: u8) {
-        self.table.store(word, a, Held { lower, upper, best }, work);
+        self.table
+            .store(Key::new(word, a), Bounds { lower, upper, best }, work);
     }
 
     /// Bounds on the outcome of a board proved by two null-window passes

@@ -115,10 +115,10 @@ impl Board {
         self.house(h) as usize % 13 == 6 - h
     }
 
-    /// The low 64 bits and the high 32 bits, for the transposition table.
-    #[inline]
-    pub(super) const fn words(self) -> (u64, u64) {
-        (self.0 as u64, (self.0 >> 64) as u64)
+    /// The board as a word (the pits' bytes, pit 0 lowest), for the
+    /// transposition table.
+    pub(super) const fn word(self) -> u128 {
+        self.0
     }
 
     /// Sows the mover's house `h` (0..5, not empty) of a board of `n`

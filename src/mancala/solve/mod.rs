@@ -26,4 +26,4 @@ pub use endgame::{Endgame, NoTables};
 pub use mtdf::{Range, estimate, mtdf};
 pub use root::{MoveValue, Progress, Solution, Solver};
 pub use search::{ETC_ABOVE, Searcher};
-pub use tt::{Bounds, Table};
+pub use tt::{Bounds, Key, Table};
