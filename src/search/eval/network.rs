@@ -13,8 +13,9 @@
 //! may skip looking for captures when it already fails high).
 //!
 //! Inference runs in integers: the first layer's weights are `i16` in
-//! units of 1/[`QA`], so a unit's sum is twelve additions of rows of
-//! [`HIDDEN`] lanes (which the compiler turns into SIMD adds), clipped to
+//! units of 1/[`QA`], so a unit's sum is thirteen additions of rows of
+//! [`HIDDEN`] lanes, eight lanes at a time (which the compiler turns into
+//! SIMD adds; a plain loop over the lanes became scalar adds), clipped to
 //! 0..=[`QA`]; the output weights are `i16` in units of 1/[`QB`] of a
 //! centiseed, multiplied lane by lane and summed in `i32`. A sowing
 //! changes up to twelve pits and the phase input does not change in a
@@ -85,6 +86,16 @@ const fn bucket(pit: usize, seeds: u8) -> u16 {
         BUCKETS - 1
     };
     (pit * BUCKETS + s) as u16
+}
+
+/// Adds a first-layer row to the units, eight lanes at a time (the
+/// bounds of [`MAX_W1`] keep every sum within `i16`).
+#[inline(always)]
+fn add_row(acc: &mut [i16; HIDDEN], row: &[i16; HIDDEN]) {
+    for (a, w) in acc.chunks_exact_mut(8).zip(row.chunks_exact(8)) {
+        let (a, w): (&mut [i16; 8], &[i16; 8]) = (a.try_into().unwrap(), w.try_into().unwrap());
+        *a = std::array::from_fn(|l| a[l].wrapping_add(w[l]));
+    }
 }
 
 /// A trained network in integers, as the search uses it.
@@ -227,10 +238,7 @@ impl Network {
         let inputs = active_inputs(pos);
         let mut acc = self.b1;
         for &i in &inputs {
-            let row = &self.w1[usize::from(i)];
-            for (a, &w) in acc.iter_mut().zip(row) {
-                *a += w;
-            }
+            add_row(&mut acc, &self.w1[usize::from(i)]);
         }
         let mut sum = 0i32;
         for (&a, &w) in acc.iter().zip(&self.w2) {
