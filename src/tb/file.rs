@@ -278,7 +278,6 @@ pub fn write_compact(
         (s.sparse, &meta[1][..]),
         (s.counts, &meta[2][..]),
         (s.chunk_checksums, &meta[3][..]),
-        (s.data, &compressed.data[..]),
     ];
     write_framed(path, &encode_header(&header), |out| {
         let mut at = 0u64;
@@ -287,6 +286,10 @@ pub fn write_compact(
             out.write_all(&vec![0u8; pad as usize])?;
             out.write_all(bytes)?;
             at = section.offset + bytes.len() as u64;
+        }
+        out.write_all(&vec![0u8; (s.data.offset - at) as usize])?;
+        for part in compressed.data_parts() {
+            out.write_all(part)?;
         }
         Ok(())
     })

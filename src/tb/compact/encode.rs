@@ -22,8 +22,28 @@ pub struct Compressed {
     pub counts: Vec<u8>,
     /// CRC-32 of each group of `chunk_blocks` blocks of data.
     pub chunk_checksums: Vec<u32>,
-    /// The blocks, `block_bytes` each, then eight zero bytes.
-    pub data: Vec<u8>,
+    /// The blocks, `block_bytes` each, in the pieces the encoding tasks
+    /// made them (kept apart so that the data is never held twice); the
+    /// file follows them with eight zero bytes ([`Compressed::data_parts`]).
+    pub data: Vec<Vec<u8>>,
+}
+
+/// The zero bytes after the last block.
+const DATA_TAIL: [u8; 8] = [0; 8];
+
+impl Compressed {
+    /// The data section's bytes: the blocks and the eight zero bytes.
+    pub fn data_len(&self) -> usize {
+        self.data.iter().map(Vec::len).sum::<usize>() + DATA_TAIL.len()
+    }
+
+    /// The data section in order, piece by piece.
+    pub fn data_parts(&self) -> impl Iterator<Item = &[u8]> {
+        self.data
+            .iter()
+            .map(Vec::as_slice)
+            .chain(std::iter::once(&DATA_TAIL[..]))
+    }
 }
 
 /// Boards one encoding task takes: each task starts a new block.
@@ -70,20 +90,15 @@ pub fn compress(boards: u64, coding: Coding, entry: &(impl Fn(u64) -> u16 + Sync
             (data, counts)
         })
         .collect();
-    let mut data = Vec::with_capacity(segments.iter().map(|s| s.0.len()).sum::<usize>() + 8);
     let mut counts = Vec::with_capacity(segments.iter().map(|s| s.1.len()).sum());
+    let mut data = Vec::with_capacity(segments.len());
     for (d, c) in segments {
-        data.extend_from_slice(&d);
         counts.extend_from_slice(&c);
+        data.push(d);
     }
-    data.extend_from_slice(&[0; 8]);
     let sparse = sparse_index(&counts, boards, coding.sparse_shift);
     let chunk = coding.block_bytes as usize * coding.chunk_blocks as usize;
-    let blocks_bytes = counts.len() * coding.block_bytes as usize;
-    let chunk_checksums = data[..blocks_bytes]
-        .par_chunks(chunk)
-        .map(super::super::file::checksum_serial)
-        .collect();
+    let chunk_checksums = chunk_checksums(&data, chunk);
     Compressed {
         coding,
         model: model.to_bytes(),
@@ -92,6 +107,39 @@ pub fn compress(boards: u64, coding: Coding, entry: &(impl Fn(u64) -> u16 + Sync
         chunk_checksums,
         data,
     }
+}
+
+/// The CRC-32 of each `chunk` bytes of the pieces `data` laid end to end
+/// (the last chunk shorter), in parallel over the chunks.
+fn chunk_checksums(data: &[Vec<u8>], chunk: usize) -> Vec<u32> {
+    // starts[i]: the offset of piece i in the whole.
+    let starts: Vec<usize> = data
+        .iter()
+        .scan(0, |at, d| {
+            let start = *at;
+            *at += d.len();
+            Some(start)
+        })
+        .collect();
+    let total: usize = data.iter().map(Vec::len).sum();
+    (0..total.div_ceil(chunk))
+        .into_par_iter()
+        .map(|k| {
+            let (from, to) = (k * chunk, ((k + 1) * chunk).min(total));
+            let mut h = crc32fast::Hasher::new();
+            // The first piece that holds byte `from`, then on until `to`.
+            let mut i = starts.partition_point(|&s| s <= from) - 1;
+            let mut at = from;
+            while at < to {
+                let (start, piece) = (starts[i], &data[i]);
+                let end = (start + piece.len()).min(to);
+                h.update(&piece[at - start..end - start]);
+                at = end;
+                i += 1;
+            }
+            h.finalize()
+        })
+        .collect()
 }
 
 /// The sparse index of blocks holding `counts` boards each: for every
@@ -110,4 +158,26 @@ pub fn sparse_index(counts: &[u8], boards: u64, shift: u8) -> Vec<u64> {
         first = end;
     }
     sparse
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    proptest! {
+        /// The checksums of pieces laid end to end are those of the whole.
+        #[test]
+        fn chunk_checksums_of_pieces_are_those_of_the_whole(
+            pieces in prop::collection::vec(prop::collection::vec(any::<u8>(), 0..700), 0..12),
+            chunk in 1usize..300,
+        ) {
+            let whole: Vec<u8> = pieces.concat();
+            let expected: Vec<u32> = whole
+                .chunks(chunk)
+                .map(crate::tb::file::checksum_serial)
+                .collect();
+            prop_assert_eq!(chunk_checksums(&pieces, chunk), expected);
+        }
+    }
 }

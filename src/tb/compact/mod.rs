@@ -148,7 +148,7 @@ impl Sections {
             sparse: next(8 * c.sparse.len()),
             counts: next(c.counts.len()),
             chunk_checksums: next(4 * c.chunk_checksums.len()),
-            data: next(c.data.len()),
+            data: next(c.data_len()),
         }
     }
 
@@ -217,9 +217,13 @@ impl Compressed {
             (s.sparse, &sparse),
             (s.counts, &counts),
             (s.chunk_checksums, &chunks),
-            (s.data, &self.data),
         ] {
             payload[section.offset as usize..][..bytes.len()].copy_from_slice(bytes);
+        }
+        let mut at = s.data.offset as usize;
+        for part in self.data_parts() {
+            payload[at..][..part.len()].copy_from_slice(part);
+            at += part.len();
         }
         (info, payload)
     }
