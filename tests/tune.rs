@@ -167,6 +167,10 @@ fn eval_files_are_read_by_every_command_and_bad_ones_refused() {
         &["analyze", "--depth", "1", "--eval", "/nonexistent"],
         "cannot read eval file",
     );
+    // The system's reason once, not repeated as the error's cause.
+    let out = common::oware(&["bestmove", "--depth", "1", "--eval", "/nonexistent"]);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(err.matches("os error").count(), 1, "{err}");
     fails(&["uci", "--eval", b], "eval file");
     fails(
         &["bestmove", "--rules", "mancala", "--eval", m],
@@ -253,6 +257,47 @@ fn tune_plays_fits_and_writes_a_file_the_engine_reads() {
         "--eval",
         out.to_str().unwrap(),
     ]);
+    // The games played by another evaluation: the start weights as a
+    // file play the same games, the shipped network others.
+    let weights = dir.path().join("default.txt");
+    std::fs::write(&weights, EvalParams::DEFAULT.to_text(&[])).unwrap();
+    let network = concat!(env!("CARGO_MANIFEST_DIR"), "/databases/eval/abapa-24.nnue");
+    let games = |play: Option<&str>| {
+        let saved = dir.path().join("games.txt");
+        let mut args = vec![
+            "tune",
+            "--db",
+            db.to_str().unwrap(),
+            "--positions",
+            "0",
+            "--games",
+            "6",
+            "--depth",
+            "2",
+            "--save-data",
+            saved.to_str().unwrap(),
+            "--json",
+        ];
+        if let Some(file) = play {
+            args.extend(["--play-eval", file]);
+        }
+        stdout(&args);
+        std::fs::read_to_string(&saved).unwrap()
+    };
+    let by_default = games(None);
+    assert_eq!(games(Some(weights.to_str().unwrap())), by_default);
+    assert_ne!(games(Some(network)), by_default);
+    fails(
+        &[
+            "tune",
+            "--no-db",
+            "--games",
+            "1",
+            "--play-eval",
+            "/nonexistent",
+        ],
+        "cannot read eval file",
+    );
     // Bad arguments.
     fails(
         &["tune", "--no-db", "--games", "1", "--tune", "power"],

@@ -66,6 +66,10 @@ pub struct TuneArgs {
     /// built-in ones.
     #[arg(long, value_name = "FILE")]
     start: Option<PathBuf>,
+    /// The evaluation that plays the self-play games instead of the start
+    /// weights: a weights file or a network file (as `--eval` reads them).
+    #[arg(long, value_name = "FILE", conflicts_with = "data")]
+    play_eval: Option<PathBuf>,
     /// The weights to fit, by name (comma-separated), or `all`.
     #[arg(long, default_value = DEFAULT_FREE, value_name = "LIST")]
     tune: String,
@@ -235,7 +239,11 @@ pub fn run(args: TuneArgs) -> Result<()> {
     };
     let show = !args.json && std::io::stderr().is_terminal();
     let set = if args.data.is_empty() {
-        gather(&args, start.into(), show)?
+        let players = match &args.play_eval {
+            Some(path) => EvalChoice::load(path)?,
+            None => start.into(),
+        };
+        gather(&args, players, show)?
     } else {
         let mut samples = Vec::new();
         for path in &args.data {

@@ -43,9 +43,9 @@ impl EvalChoice {
     /// Reads an eval file: a network file (it starts with the network
     /// magic) or a weights file (text or JSON).
     pub fn load(path: &Path) -> Result<EvalChoice, EvalFileError> {
-        let bytes = fs::read(path).map_err(|source| EvalFileError::Read {
+        let bytes = fs::read(path).map_err(|error| EvalFileError::Read {
             path: path.to_path_buf(),
-            source,
+            error,
         })?;
         if bytes.starts_with(&NETWORK_MAGIC) {
             let (net, _) = Network::from_bytes(&bytes).map_err(|source| bad(path, source))?;
@@ -56,9 +56,9 @@ impl EvalChoice {
         })?;
         EvalParams::parse(&text)
             .map(EvalChoice::weights)
-            .map_err(|source| EvalFileError::Bad {
+            .map_err(|error| EvalFileError::Bad {
                 path: path.to_path_buf(),
-                source,
+                error,
             })
     }
 }
@@ -75,10 +75,10 @@ impl From<EvalParams> for EvalChoice {
     }
 }
 
-fn bad(path: &Path, source: NetworkFileError) -> EvalFileError {
+fn bad(path: &Path, error: NetworkFileError) -> EvalFileError {
     EvalFileError::Network {
         path: PathBuf::from(path),
-        source,
+        error,
     }
 }
 

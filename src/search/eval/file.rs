@@ -57,28 +57,28 @@ pub enum ParamsError {
 #[derive(Debug, thiserror::Error)]
 pub enum EvalFileError {
     /// The file cannot be read.
-    #[error("cannot read eval file {}: {source}", path.display())]
+    #[error("cannot read eval file {}: {error}", path.display())]
     Read {
         /// The file.
         path: PathBuf,
         /// What the system said.
-        source: io::Error,
+        error: io::Error,
     },
     /// The file's text is not a set of weights.
-    #[error("eval file {}: {source}", path.display())]
+    #[error("eval file {}: {error}", path.display())]
     Bad {
         /// The file.
         path: PathBuf,
         /// What is wrong.
-        source: ParamsError,
+        error: ParamsError,
     },
     /// A network file that cannot be used.
-    #[error("eval file {}: network {source}", path.display())]
+    #[error("eval file {}: network {error}", path.display())]
     Network {
         /// The file.
         path: PathBuf,
         /// What is wrong.
-        source: super::network_file::NetworkFileError,
+        error: super::network_file::NetworkFileError,
     },
     /// Bytes that are neither text nor a network.
     #[error("eval file {}: neither a network nor a weights text", path.display())]
@@ -87,12 +87,12 @@ pub enum EvalFileError {
         path: PathBuf,
     },
     /// The file cannot be written.
-    #[error("cannot write eval file {}: {source}", path.display())]
+    #[error("cannot write eval file {}: {error}", path.display())]
     Write {
         /// The file.
         path: PathBuf,
         /// What the system said.
-        source: io::Error,
+        error: io::Error,
     },
 }
 
@@ -213,13 +213,13 @@ impl EvalParams {
 
     /// Reads a weights file.
     pub fn load(path: &Path) -> Result<EvalParams, EvalFileError> {
-        let text = fs::read_to_string(path).map_err(|source| EvalFileError::Read {
+        let text = fs::read_to_string(path).map_err(|error| EvalFileError::Read {
             path: path.to_path_buf(),
-            source,
+            error,
         })?;
-        EvalParams::parse(&text).map_err(|source| EvalFileError::Bad {
+        EvalParams::parse(&text).map_err(|error| EvalFileError::Bad {
             path: path.to_path_buf(),
-            source,
+            error,
         })
     }
 
@@ -230,11 +230,11 @@ impl EvalParams {
         tmp.push(".tmp");
         let tmp = PathBuf::from(tmp);
         let result = fs::write(&tmp, self.to_text(comments)).and_then(|()| fs::rename(&tmp, path));
-        result.map_err(|source| {
+        result.map_err(|error| {
             let _ = fs::remove_file(&tmp);
             EvalFileError::Write {
                 path: path.to_path_buf(),
-                source,
+                error,
             }
         })
     }
