@@ -401,11 +401,18 @@ fn tune_trains_a_network_the_engine_uses() {
     );
 }
 
-/// The shipped network loads, is the one its README names, and plays.
+/// The shipped networks load, are the ones their README names, and play.
 #[test]
-fn the_shipped_network_loads_and_plays() {
-    let path =
-        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("databases/eval/abapa-24.nnue");
+fn the_shipped_networks_load_and_play() {
+    for name in ["abapa-24.nnue", "abapa-24-selfplay.nnue"] {
+        shipped_network_loads_and_plays(name);
+    }
+}
+
+fn shipped_network_loads_and_plays(name: &str) {
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("databases/eval")
+        .join(name);
     let choice = oware::search::EvalChoice::load(&path).unwrap();
     let net = choice.network.expect("a network");
     let readme = std::fs::read_to_string(
