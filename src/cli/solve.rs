@@ -224,7 +224,7 @@ fn solve_with<E: Endgame>(
         return Ok(());
     }
     output::line(format_args!("Position:  {pos}"));
-    output::line(format_args!("Rules:     {}", rules_text(rules, &pos)));
+    output::line(format_args!("Rules:     {}", rules_text(rules, pos)));
     output::line("Scoring:   final store difference under perfect play, no 25-seed stop");
     output::line(format_args!(
         "Value:     {} ({} for {me}, to move)",
