@@ -354,7 +354,7 @@ fn the_rules_line_names_the_start_a_position_comes_from() {
         ),
         // 60 seeds, the stop in play: the 5-seed start.
         (
-            "0-0-0-0-1-1-0-0-0-0-1-1-24-32-S",
+            "2-2-2-0-0-0-2-2-2-0-0-0-24-24-S",
             &["--empty-capture"],
             "mancala (5 seeds a house, empty capture)",
             5.into(),
@@ -389,6 +389,17 @@ fn the_rules_line_names_the_start_a_position_comes_from() {
 #[test]
 fn bad_solve_input_is_one_line() {
     common::fails(&["solve"], "mancala only");
+    // With the stop in play, a store of 25 has ended the game.
+    common::fails(
+        &[
+            "solve",
+            "--rules",
+            "mancala",
+            "--position",
+            "0-0-0-0-1-1-0-0-0-0-1-1-24-32-S",
+        ],
+        "North's store holds 32 seeds, so with the 25-seed stop the game is already over",
+    );
     common::fails(&["solve", "--rules", "awari"], "mancala only");
     common::fails(
         &["solve", "--rules", "mancala", "--position", "1-2-3"],

@@ -11,7 +11,7 @@ use serde_json::json;
 use oware::mancala::race::solve::{RaceMove, RaceSearch};
 use oware::mancala::race::{Outcome, RaceRules, RaceTables};
 use oware::mancala::solve::Table;
-use oware::mancala::{MancalaPosition, MancalaRules};
+use oware::mancala::{MancalaPosition, MancalaRules, STOP_SEEDS};
 use oware::{Move, Side};
 
 use super::output;
@@ -27,6 +27,15 @@ pub fn run(
     pos: &MancalaPosition,
     pool: &rayon::ThreadPool,
 ) -> Result<()> {
+    if let Some(side) = [Side::South, Side::North]
+        .into_iter()
+        .find(|&side| pos.store(side) >= STOP_SEEDS)
+    {
+        bail!(
+            "{pos}: {side}'s store holds {} seeds, so with the 25-seed stop the game is already over (give --no-stop for the final store difference)",
+            pos.store(side)
+        );
+    }
     let total =
         u32::from(pos.seeds_on_board()) + pos.stores().iter().map(|&s| u32::from(s)).sum::<u32>();
     let race = RaceRules {

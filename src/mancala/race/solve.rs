@@ -329,12 +329,20 @@ impl<'a> RaceSearch<'a> {
     /// Solves `pos` (not over): its outcome and, unless `value_only`, each
     /// first move's, the moves in parallel; `report` is called with each
     /// move as it is proved.
+    ///
+    /// # Panics
+    ///
+    /// When a store of `pos` holds 25 or more (the game has stopped).
     pub fn solve(
         &self,
         pos: &MancalaPosition,
         value_only: bool,
         report: impl Fn(&RaceMove) + Sync,
     ) -> RaceSolution {
+        assert!(
+            pos.stores().iter().all(|&s| s < STOP_SEEDS),
+            "{pos}: a store of 25 or more has stopped the game"
+        );
         let started = Instant::now();
         let word = to_word(&mover_board(pos));
         let n = pos.seeds_on_board();
