@@ -128,8 +128,7 @@ pub fn run(args: SolveArgs) -> Result<()> {
         bail!("--max-time {secs}: give a positive number of seconds");
     }
     let pool = thread_pool(args.threads)?;
-    let seeds =
-        u32::from(pos.seeds_on_board()) + pos.stores().iter().map(|&s| u32::from(s)).sum::<u32>();
+    let seeds = pos.total_seeds();
     if args.stop || (!args.no_stop && seeds > STOP_DECIDED) {
         return super::solve_race::run(&args, rules, &pos, &pool);
     }
@@ -332,10 +331,9 @@ fn solution_json(
 /// The seeds a house of the start `pos`'s total of seeds comes from, if
 /// it is a start's (12 × 3, 4, 5 or 7).
 pub(super) fn start_of(pos: &MancalaPosition) -> Option<u8> {
-    let total =
-        u32::from(pos.seeds_on_board()) + pos.stores().iter().map(|&s| u32::from(s)).sum::<u32>();
+    let total = pos.total_seeds();
     let k = u8::try_from(total / 12).ok()?;
-    (total % 12 == 0 && MancalaRules::new(k, false).start_seeds_valid()).then_some(k)
+    (total.is_multiple_of(12) && MancalaRules::new(k, false).start_seeds_valid()).then_some(k)
 }
 
 /// The `Rules:` line: the start's seeds a house when `pos` has a start's
@@ -344,14 +342,12 @@ pub(super) fn rules_text(rules: MancalaRules, pos: &MancalaPosition) -> String {
     match start_of(pos) {
         Some(k) if k == rules.start_seeds => rules.to_string(),
         _ => {
-            let total = u32::from(pos.seeds_on_board())
-                + pos.stores().iter().map(|&s| u32::from(s)).sum::<u32>();
             let capture = if rules.empty_capture {
                 ", empty capture"
             } else {
                 ""
             };
-            format!("mancala ({total} seeds in play{capture})")
+            format!("mancala ({} seeds in play{capture})", pos.total_seeds())
         }
     }
 }

@@ -36,8 +36,7 @@ pub fn run(
             pos.store(side)
         );
     }
-    let total =
-        u32::from(pos.seeds_on_board()) + pos.stores().iter().map(|&s| u32::from(s)).sum::<u32>();
+    let total = pos.total_seeds();
     let race = RaceRules {
         empty_capture: rules.empty_capture,
         total: total as u8,

@@ -170,6 +170,12 @@ impl MancalaPosition {
         self.pits.iter().sum()
     }
 
+    /// Seeds in play: on the board and in both stores (12 × the start's
+    /// seeds a house in a game from a start).
+    pub fn total_seeds(&self) -> u32 {
+        u32::from(self.seeds_on_board()) + self.stores.iter().map(|&s| u32::from(s)).sum::<u32>()
+    }
+
     /// Seeds in `side`'s row.
     pub fn row_seeds(&self, side: Side) -> u8 {
         let first = side.first_pit();

@@ -98,8 +98,7 @@ pub fn probe(tables: &MancalaTables, pos: &MancalaPosition) -> Result<MancalaPro
     let score = tables.value_checked(&board)?;
     let mut out = MancalaProbe::new(pos, score);
     out.seeds = Some(n as u8);
-    let in_play =
-        u32::from(pos.seeds_on_board()) + pos.stores().iter().map(|&s| u32::from(s)).sum::<u32>();
+    let in_play = pos.total_seeds();
     out.stop_matters = Some(in_play > STOP_DECIDED_SEEDS);
     for (edge, value) in moves {
         let mut m = MancalaProbe::new(pos, value);
