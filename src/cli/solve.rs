@@ -11,7 +11,7 @@ use serde_json::{Value, json};
 
 use oware::Side;
 use oware::mancala::solve::{Control, Endgame, NoTables, Progress, Range, Solution, Solver, Table};
-use oware::mancala::{MancalaPosition, MancalaRules, MancalaTables};
+use oware::mancala::{MancalaPosition, MancalaRules, MancalaTables, START_SEEDS};
 
 use super::common::{Choice, RulesArgs, mancala_position, thread_pool};
 use super::output;
@@ -333,7 +333,7 @@ fn solution_json(
 pub(super) fn start_of(pos: &MancalaPosition) -> Option<u8> {
     let total = pos.total_seeds();
     let k = u8::try_from(total / 12).ok()?;
-    (total.is_multiple_of(12) && MancalaRules::new(k, false).start_seeds_valid()).then_some(k)
+    (total.is_multiple_of(12) && START_SEEDS.contains(&k)).then_some(k)
 }
 
 /// The `Rules:` line: the start's seeds a house when `pos` has a start's

@@ -24,7 +24,7 @@ use super::tables::RaceTables;
 use crate::mancala::edges::{Edge, for_each_edge_word};
 use crate::mancala::solve::{Bounds, Key, Table};
 use crate::mancala::tables::mover_board;
-use crate::mancala::{MancalaPosition, STOP_SEEDS};
+use crate::mancala::{MancalaEnd, MancalaPosition, STOP_SEEDS};
 use crate::tb::board::to_word;
 
 /// Children of more seeds than this above the race tables' top level
@@ -340,7 +340,7 @@ impl<'a> RaceSearch<'a> {
         report: impl Fn(&RaceMove) + Sync,
     ) -> RaceSolution {
         assert!(
-            pos.stores().iter().all(|&s| s < STOP_SEEDS),
+            pos.end() != Some(MancalaEnd::Stop),
             "{pos}: a store of 25 or more has stopped the game"
         );
         let started = Instant::now();

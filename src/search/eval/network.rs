@@ -59,6 +59,10 @@ const _: () =
 const MAX_SEEDS: usize = 48;
 
 const _: () = assert!(ACTIVE as i32 * MAX_W1 as i32 + MAX_W1 as i32 <= i16::MAX as i32);
+const _: () = assert!(
+    HIDDEN.is_multiple_of(8),
+    "add_row adds eight lanes at a time"
+);
 const _: () =
     assert!(HIDDEN as i64 * QA as i64 * i16::MAX as i64 + MAX_B2 as i64 <= i32::MAX as i64);
 
@@ -92,8 +96,12 @@ const fn bucket(pit: usize, seeds: u8) -> u16 {
 /// bounds of [`MAX_W1`] keep every sum within `i16`).
 #[inline(always)]
 fn add_row(acc: &mut [i16; HIDDEN], row: &[i16; HIDDEN]) {
-    for (a, w) in acc.chunks_exact_mut(8).zip(row.chunks_exact(8)) {
-        let (a, w): (&mut [i16; 8], &[i16; 8]) = (a.try_into().unwrap(), w.try_into().unwrap());
+    for (a, w) in acc
+        .as_chunks_mut::<8>()
+        .0
+        .iter_mut()
+        .zip(row.as_chunks::<8>().0)
+    {
         *a = std::array::from_fn(|l| a[l].wrapping_add(w[l]));
     }
 }
