@@ -115,6 +115,11 @@ fn bad_input_fails_with_exit_code_2() {
     fails(&["show", "--moves", "FZ"], "'Z' is not a move");
     fails(&["show", "--moves", "a"], "belongs to North");
     fails(&["show", "--rules", "bogus"], "unknown rules");
+    // Oware's own rule sets only: Mancala is not offered where it is no choice.
+    fails(
+        &["tune", "--rules", "mancala"],
+        "unknown Oware rules 'mancala' (expected abapa, grand-slam-forbidden, capture-and-end, capture-to-win or awari)",
+    );
     fails(&["show", "--ogn", "/nonexistent/game.ogn"], "cannot read");
     fails(&["perft"], "--depth");
     fails(

@@ -38,7 +38,8 @@ pub struct TuneArgs {
     /// The largest level used (drawn from, probed by the self-play search).
     #[arg(long, default_value_t = tb::SEARCH_LEVEL_LIMIT as usize, value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(1..=48))]
     tb_limit: usize,
-    /// Rule set.
+    /// Oware's rule set: abapa, grand-slam-forbidden, capture-and-end,
+    /// capture-to-win or awari (the tuner fits Oware's evaluation only).
     #[arg(long, default_value = "abapa")]
     pub(super) rules: Variant,
     /// Positions drawn from the tables, the same number from each level.

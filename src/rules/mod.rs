@@ -15,6 +15,6 @@ pub mod side;
 mod variant;
 
 pub use variant::{
-    EndlessPlay, GrandSlam, NO_TABLES, RuleSet, Rules, Starving, UnknownRules, Variant,
-    WINNING_SEEDS,
+    EndlessPlay, GrandSlam, NO_TABLES, RuleSet, Rules, Starving, UnknownRules, UnknownVariant,
+    Variant, WINNING_SEEDS,
 };

@@ -152,6 +152,14 @@ impl fmt::Display for Variant {
 )]
 pub struct UnknownRules(pub String);
 
+/// An unknown name of one of Oware's rule sets, where Arabic Mancala is no
+/// choice (a table of Oware's, the weights of its evaluation).
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error(
+    "unknown Oware rules '{0}' (expected abapa, grand-slam-forbidden, capture-and-end, capture-to-win or awari)"
+)]
+pub struct UnknownVariant(pub String);
+
 /// The game a command plays: one of Oware's rule sets, or Arabic Mancala
 /// (RULES.md §7), a game of its own on the same board.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
@@ -185,21 +193,23 @@ impl FromStr for RuleSet {
         if s.eq_ignore_ascii_case("mancala") {
             return Ok(RuleSet::Mancala);
         }
-        s.parse().map(RuleSet::Oware)
+        s.parse()
+            .map(RuleSet::Oware)
+            .map_err(|UnknownVariant(name)| UnknownRules(name))
     }
 }
 
 impl FromStr for Variant {
-    type Err = UnknownRules;
+    type Err = UnknownVariant;
 
-    fn from_str(s: &str) -> Result<Variant, UnknownRules> {
+    fn from_str(s: &str) -> Result<Variant, UnknownVariant> {
         match s.to_ascii_lowercase().as_str() {
             "abapa" | "default" => Ok(Variant::Abapa),
             "grand-slam-forbidden" | "forbid" => Ok(Variant::GrandSlamForbidden),
             "capture-and-end" => Ok(Variant::CaptureAndEnd),
             "capture-to-win" => Ok(Variant::CaptureToWin),
             "awari" => Ok(Variant::Awari),
-            _ => Err(UnknownRules(s.to_string())),
+            _ => Err(UnknownVariant(s.to_string())),
         }
     }
 }
