@@ -7,7 +7,7 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use oware::search::tt::{Bound, Entry, LocalTable, TranspositionTable};
-use oware::search::{Engine, Limits, PROVEN};
+use oware::search::{Engine, EvalChoice, EvalParams, Limits, PROVEN};
 use oware::tb::index::{level_size, unrank};
 use oware::tb::probe::{Verdict, probe};
 use oware::tb::{BuildOptions, Tablebase, build};
@@ -300,6 +300,29 @@ fn an_exact_table_win_is_played_out_to_its_value() {
         let stores = play_out(&engine, Game::new(pos, Rules::ABAPA), depth);
         // The game ends once North has a majority.
         assert!(stores[1] >= 25, "depth {depth}: {stores:?}");
+    }
+}
+
+/// Past the capture, a move whose child the tables cap at a score without
+/// guaranteeing it once tied with a move that keeps a guarantee of that
+/// score, and the engine, taking whichever came first, gave this forced win
+/// for South away one tie at a time (at depth 4, with the network). The
+/// table is kept from move to move, as in a game.
+#[test]
+fn a_guaranteed_score_ranks_above_a_capped_one() {
+    let (_dir, tb) = tables(10);
+    let pos: Position = "3-0-1-0-3-1-0-1-1-0-0-0-16-22-S".parse().unwrap();
+    assert_eq!(probe(&tb, &pos).unwrap().verdict, Verdict::ForcedWin);
+    for eval in [
+        EvalChoice::DEFAULT,
+        EvalChoice::weights(EvalParams::DEFAULT),
+    ] {
+        for depth in [4, 6, 8] {
+            let mut engine: Engine = Engine::new(4, 1, Some(Arc::clone(&tb)));
+            engine.params = eval;
+            let stores = play_out(&engine, Game::new(pos, Rules::ABAPA), depth);
+            assert!(stores[0] >= 25, "{eval:?}, depth {depth}: {stores:?}");
+        }
     }
 }
 

@@ -127,7 +127,13 @@ impl Worker<'_, Oware> {
                 }
                 *alpha = (*alpha).max(lower - 1);
                 *beta = (*beta).min(upper + 1);
-                Ok((lower, upper))
+                // A result the tables cap without guaranteeing it ranks a
+                // centiseed below one they guarantee: where the search sees
+                // as much in both, the move that keeps the guarantee is the
+                // better (a search that took the cap's equal wandered away
+                // from a forced win).
+                let cap = if lower < upper { upper - 1 } else { upper };
+                Ok((lower, cap))
             }
             None => Ok((-INFINITE, INFINITE)),
         }
