@@ -55,7 +55,7 @@ struct Options {
     /// `EmptyCapture`: Mancala's capture convention.
     empty_capture: bool,
     /// `EvalFile`: Oware's evaluation (weights or a network), and the file it came from
-    /// (`None`: the built-in ones).
+    /// (`None`: the built-in network).
     eval: EvalChoice,
     eval_file: Option<PathBuf>,
 }

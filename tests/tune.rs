@@ -189,7 +189,7 @@ fn eval_files_are_read_by_every_command_and_bad_ones_refused() {
         .find(|l| l.contains("bad.txt"))
         .unwrap_or_default();
     assert!(
-        said.contains("bad value `many` for kroo") && said.ends_with("the weights stay"),
+        said.contains("bad value `many` for kroo") && said.ends_with("the evaluation stays"),
         "{out}"
     );
 }
@@ -368,7 +368,7 @@ fn tune_trains_a_network_the_engine_uses() {
     assert!(v["error"].as_f64().unwrap() <= first, "{v}");
     assert!(v["held_out"].as_u64().unwrap() >= 300, "{v}");
     let choice = oware::search::EvalChoice::load(&net).unwrap();
-    let network = choice.network.expect("a network file");
+    let network = choice.network_in_use().expect("a network file");
     assert_eq!(v["checksum"], format!("{:08x}", network.checksum()));
 
     // The engine evaluates with it: the score at depth 1 is the best child's.
@@ -414,7 +414,7 @@ fn shipped_network_loads_and_plays(name: &str) {
         .join("databases/eval")
         .join(name);
     let choice = oware::search::EvalChoice::load(&path).unwrap();
-    let net = choice.network.expect("a network");
+    let net = choice.network_in_use().expect("a network");
     let readme = std::fs::read_to_string(
         std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("databases/README.md"),
     )

@@ -55,8 +55,9 @@ pub struct EngineArgs {
     /// levels are left closed (see the README).
     #[arg(long, default_value_t = tb::SEARCH_LEVEL_LIMIT, value_parser = clap::value_parser!(u64).range(0..=48))]
     pub tb_limit: u64,
-    /// Evaluation weights from this file (`name = value` lines, as `oware
-    /// tune` writes them); default: the built-in ones.
+    /// Evaluation from this file: weights (`name = value` lines) or a
+    /// network, as `oware tune` writes them; default: the built-in network
+    /// (`databases/eval/weights.txt` holds the weights used before it).
     #[arg(long, value_name = "FILE")]
     pub eval: Option<PathBuf>,
 }

@@ -30,8 +30,8 @@ pub struct UciArgs {
     /// exists; option TablePath).
     #[arg(long)]
     db: Option<PathBuf>,
-    /// Evaluation weights from this file, as `oware tune` writes it
-    /// (option EvalFile); default: the built-in ones.
+    /// Evaluation from this file, weights or a network as `oware tune`
+    /// writes them (option EvalFile); default: the built-in network.
     #[arg(long, value_name = "FILE")]
     eval: Option<PathBuf>,
     /// Start with OwnBook off: without it, the book found in the table

@@ -10,7 +10,7 @@ mod file;
 pub mod network;
 mod network_file;
 
-pub use choice::EvalChoice;
+pub use choice::{BUILTIN_NETWORK_FILE, EvalChoice, builtin_network};
 pub use file::{EvalFileError, MAX_EVALUATION, ParamsError};
 pub use network::Network;
 pub use network_file::{NETWORK_MAGIC, NETWORK_VERSION, NetworkFileError};
@@ -117,17 +117,23 @@ impl Evaluator {
     /// The evaluator of an evaluation: a network keeps the store's 100 a
     /// seed and its own capture weight.
     pub fn of(choice: &EvalChoice) -> Evaluator {
-        match choice.network {
-            Some(net) => Evaluator {
-                network: Some(net),
-                own_seed: 0,
-                empty: 0,
-                kroo: 0,
-                target: 0,
-                store: 100,
-                threat: net.threat(),
-            },
-            None => Evaluator::new(&choice.weights),
+        match *choice {
+            EvalChoice::Weights(weights) => Evaluator::new(&weights),
+            EvalChoice::Builtin => Evaluator::network(builtin_network()),
+            EvalChoice::Network(net) => Evaluator::network(net),
+        }
+    }
+
+    /// The evaluator of a network.
+    fn network(net: &'static Network) -> Evaluator {
+        Evaluator {
+            network: Some(net),
+            own_seed: 0,
+            empty: 0,
+            kroo: 0,
+            target: 0,
+            store: 100,
+            threat: net.threat(),
         }
     }
 

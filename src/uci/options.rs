@@ -108,19 +108,19 @@ impl<W: Write + Send + 'static> Session<W> {
     }
 
     /// `setoption name EvalFile`: the evaluation from a file (weights or a
-    /// network, as `oware tune` writes them), or the built-in weights for `<built-in>` or
-    /// nothing. A file that cannot be read is said, and the weights stay.
+    /// network, as `oware tune` writes them), or the built-in network for `<built-in>` or
+    /// nothing. A file that cannot be read is said, and the evaluation stays.
     fn set_eval_file(&mut self, value: &str) {
         let value = value.trim();
         if value.is_empty() || value == "<built-in>" {
             self.set_eval(EvalChoice::DEFAULT, None);
-            self.say("info string eval: the built-in weights");
+            self.say("info string eval: the built-in network");
             return;
         }
         let path = PathBuf::from(value);
         match EvalChoice::load(&path) {
             Ok(params) => {
-                let what = if params.network.is_some() {
+                let what = if params.network_in_use().is_some() {
                     "a network"
                 } else {
                     "weights"
@@ -128,7 +128,7 @@ impl<W: Write + Send + 'static> Session<W> {
                 self.say(&format!("info string eval: {what} from {value}"));
                 self.set_eval(params, Some(path));
             }
-            Err(e) => self.say(&format!("info string {e}; the weights stay")),
+            Err(e) => self.say(&format!("info string {e}; the evaluation stays")),
         }
     }
 

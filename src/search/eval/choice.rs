@@ -1,42 +1,67 @@
-//! Which evaluation the engine uses: the weighted terms ([`EvalParams`]) or
-//! a learned network ([`Network`]), read from the same `--eval` file.
+//! Which evaluation the engine uses: the network shipped in the binary
+//! (the default), the weighted terms ([`EvalParams`]), or a network read
+//! from an `--eval` file.
 
 use std::fs;
 use std::path::{Path, PathBuf};
-use std::sync::Mutex;
+use std::sync::{LazyLock, Mutex};
 
 use super::network::Network;
 use super::network_file::{NETWORK_MAGIC, NetworkFileError};
 use super::{EvalFileError, EvalParams};
 
-/// The engine's evaluation: the weighted terms, or a network (which then
-/// replaces every weight but the store's 100 a seed).
-#[derive(Copy, Clone, Debug, PartialEq, Eq)]
-pub struct EvalChoice {
-    /// The weights (used when there is no network).
-    pub weights: EvalParams,
-    /// The network, if one was loaded.
-    pub network: Option<&'static Network>,
+/// The network the engine evaluates with unless told otherwise:
+/// `databases/eval/abapa-24-selfplay.nnue`, built into the binary.
+pub const BUILTIN_NETWORK_FILE: &[u8] =
+    include_bytes!("../../../databases/eval/abapa-24-selfplay.nnue");
+
+/// [`BUILTIN_NETWORK_FILE`] read once, on first use.
+static BUILTIN: LazyLock<Network> = LazyLock::new(|| {
+    Network::from_bytes(BUILTIN_NETWORK_FILE)
+        // The file is part of the source; a test reads it.
+        .expect("the built-in network file is valid")
+        .0
+});
+
+/// The built-in network.
+pub fn builtin_network() -> &'static Network {
+    &BUILTIN
+}
+
+/// The engine's evaluation.
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
+pub enum EvalChoice {
+    /// The built-in network ([`builtin_network`]).
+    #[default]
+    Builtin,
+    /// The weighted terms.
+    Weights(EvalParams),
+    /// A network read from a file (it replaces every weight but the
+    /// store's 100 a seed).
+    Network(&'static Network),
 }
 
 impl EvalChoice {
-    /// The built-in weights.
-    pub const DEFAULT: EvalChoice = EvalChoice::weights(EvalParams::DEFAULT);
+    /// The default: the built-in network.
+    pub const DEFAULT: EvalChoice = EvalChoice::Builtin;
 
     /// The weighted evaluation with `weights`.
     pub const fn weights(weights: EvalParams) -> EvalChoice {
-        EvalChoice {
-            weights,
-            network: None,
-        }
+        EvalChoice::Weights(weights)
     }
 
     /// The evaluation of `network` (kept for the life of the process:
     /// loading the same weights again reuses it).
     pub fn network(network: Network) -> EvalChoice {
-        EvalChoice {
-            weights: EvalParams::DEFAULT,
-            network: Some(intern(network)),
+        EvalChoice::Network(intern(network))
+    }
+
+    /// The network this evaluation uses, if it uses one.
+    pub fn network_in_use(&self) -> Option<&'static Network> {
+        match *self {
+            EvalChoice::Builtin => Some(builtin_network()),
+            EvalChoice::Weights(_) => None,
+            EvalChoice::Network(net) => Some(net),
         }
     }
 
@@ -60,12 +85,6 @@ impl EvalChoice {
                 path: path.to_path_buf(),
                 error,
             })
-    }
-}
-
-impl Default for EvalChoice {
-    fn default() -> EvalChoice {
-        EvalChoice::DEFAULT
     }
 }
 
@@ -109,19 +128,22 @@ mod tests {
         let net_path = dir.path().join("net.nnue");
         net.save(&net_path, &["test".into()]).unwrap();
         let choice = EvalChoice::load(&net_path).unwrap();
-        assert_eq!(choice.network, Some(&net));
+        assert_eq!(choice.network_in_use(), Some(&net));
         // Loaded twice: one copy.
         let again = EvalChoice::load(&net_path).unwrap();
         assert!(std::ptr::eq(
-            choice.network.unwrap(),
-            again.network.unwrap()
+            choice.network_in_use().unwrap(),
+            again.network_in_use().unwrap()
         ));
 
         let text_path = dir.path().join("w.txt");
         fs::write(&text_path, "threat = 7\n").unwrap();
         let choice = EvalChoice::load(&text_path).unwrap();
-        assert_eq!(choice.network, None);
-        assert_eq!(choice.weights.threat, 7);
+        assert_eq!(choice.network_in_use(), None);
+        let EvalChoice::Weights(weights) = choice else {
+            panic!("{choice:?}")
+        };
+        assert_eq!(weights.threat, 7);
 
         // A damaged network names the file and what is wrong.
         let mut bytes = fs::read(&net_path).unwrap();
@@ -134,5 +156,25 @@ mod tests {
         fs::write(&text_path, [0xFFu8, 0xFE, 0]).unwrap();
         let err = EvalChoice::load(&text_path).unwrap_err().to_string();
         assert!(err.contains("neither"), "{err}");
+    }
+
+    #[test]
+    fn the_built_in_network_is_the_shipped_file() {
+        let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+        let shipped =
+            EvalChoice::load(&root.join("databases/eval/abapa-24-selfplay.nnue")).unwrap();
+        assert_eq!(shipped.network_in_use(), Some(builtin_network()));
+        assert_eq!(
+            EvalChoice::DEFAULT.network_in_use(),
+            Some(builtin_network())
+        );
+        assert_eq!(format!("{:08x}", builtin_network().checksum()), "01919965");
+    }
+
+    #[test]
+    fn the_shipped_weights_file_holds_the_built_in_weights() {
+        let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+        let shipped = EvalChoice::load(&root.join("databases/eval/weights.txt")).unwrap();
+        assert_eq!(shipped, EvalChoice::weights(EvalParams::DEFAULT));
     }
 }
