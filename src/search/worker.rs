@@ -62,7 +62,7 @@ pub struct Shared<'a, G: SearchGame> {
     pub busy: Option<&'a Busy>,
     pub hard_deadline: Option<Instant>,
     pub node_limit: Option<u64>,
-    /// The evaluation, prepared from the engine's weights.
+    /// The evaluation, prepared from the engine's `params`.
     pub eval: G::Eval,
     pub features: Features,
     pub rules: G::Rules,
@@ -627,6 +627,9 @@ impl<'a, G: SearchGame> Worker<'a, G> {
             // Capture search with no capture: the stand-pat score.
             return (*alpha).clamp(known.0, known.1);
         }
+        // A cut-off is a lower bound even when the tables' cap lowers the
+        // score below beta: an unsearched sibling may hold a proven result.
+        let failed_high = best >= *beta;
         // A proven result stands (the tables' bounds hold for a fresh
         // history, the result for this path).
         let best = if G::proven(best).is_some() {
@@ -640,7 +643,7 @@ impl<'a, G: SearchGame> Worker<'a, G> {
         } else if GENERAL && ply == 0 && self.root_moves != ALL_HOUSES {
             // A root searched on some of its moves only has no value to keep.
         } else if self.path_events == events_before {
-            let bound = if best >= *beta {
+            let bound = if failed_high || best >= *beta {
                 Bound::Lower
             } else if best > alpha_in {
                 Bound::Exact
