@@ -430,7 +430,7 @@ impl<W: Write + Send + 'static> Session<W> {
 
 /// Runs the protocol on `input` and `output` until `quit`, the end of the
 /// input (which stops a running search) or a failed write, evaluating with
-/// `eval` (the weights and the file they came from) and, when `book`,
+/// `eval` (the evaluation and the file it came from) and, when `book`,
 /// playing from the book found in the table folder (see
 /// [`BOOK_FILE`](crate::book::BOOK_FILE)) with `OwnBook` on.
 pub fn run<R: Read + Send + 'static, W: Write + Send + 'static>(

@@ -287,7 +287,7 @@ fn bad_input_is_one_line_and_exit_2() {
     );
     fails(
         &["match", "self", "self:eval=x.txt", "--rules", "mancala"],
-        "the weights file is Oware's",
+        "eval files are Oware's",
     );
     fails(
         &[

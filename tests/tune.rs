@@ -137,7 +137,7 @@ fn eval_files_are_read_by_every_command_and_bad_ones_refused() {
     assert_ne!(
         bestmove(&[]),
         0.0,
-        "the default weights see more than material"
+        "the default evaluation sees more than material"
     );
     let script = format!(
         "setoption name EvalFile value {m}\nposition startpos\ngo depth 1\nsetoption name EvalFile value <built-in>\ngo depth 1\n"
@@ -174,7 +174,7 @@ fn eval_files_are_read_by_every_command_and_bad_ones_refused() {
     fails(&["uci", "--eval", b], "eval file");
     fails(
         &["bestmove", "--rules", "mancala", "--eval", m],
-        "the weights file is Oware's",
+        "eval files are Oware's",
     );
     fails(
         &["match", "self:eval=/nonexistent", "self"],

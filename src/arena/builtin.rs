@@ -23,7 +23,7 @@ pub struct SelfOptions<G: SearchGame = Oware> {
     pub tables: Option<Arc<G::Tables>>,
     /// Techniques.
     pub features: Features,
-    /// Evaluation weights.
+    /// The evaluation.
     pub params: G::Params,
     /// Scales the time (movetime) or nodes per move this engine is given:
     /// 2 thinks twice as long as its opponent (a clock is not scaled: the
@@ -92,8 +92,8 @@ pub fn parse_self(options: &str, variant: Variant) -> Result<SelfOptions, String
 /// Parses the options of `self:key=value,…` (the part after `self:`) for
 /// games of `G` under `rules`: hash, threads, db, tb-limit, reductions,
 /// capture-search (on, off or a number of plies), defer (the helper threads'
-/// scheme), table-order (moves ranked by the tables), eval (a file of
-/// weights), time (a factor on the time or nodes a move), depth (every move
+/// scheme), table-order (moves ranked by the tables), eval (a weights
+/// or network file), time (a factor on the time or nodes a move), depth (every move
 /// searched to this depth, whatever the time control), pace-moves,
 /// pace-soft and pace-cap (how a clock is spent: [`Pace`]), name.
 pub fn parse_self_for<G: ArenaGame>(

@@ -73,9 +73,9 @@ pub trait ArenaGame:
     fn uci_settings(rules: Self::MatchRules) -> Vec<UciSetting>;
     /// The `position …` command for `game`.
     fn position_command(game: &Self::Game) -> String;
-    /// The built-in engine's tables and weights under `rules`, from the
-    /// options `db` (a table folder), `tb-limit` and `eval` (a weights
-    /// file) of `self:…`.
+    /// The built-in engine's tables and evaluation under `rules`, from the
+    /// options `db` (a table folder), `tb-limit` and `eval` (a weights or
+    /// network file) of `self:…`.
     fn engine_setup(
         rules: Self::MatchRules,
         db: Option<&Path>,
@@ -84,7 +84,7 @@ pub trait ArenaGame:
     ) -> Result<EngineSetup<Self>, String>;
 }
 
-/// The built-in engine's tables and evaluation weights.
+/// The built-in engine's tables and evaluation.
 pub type EngineSetup<G> = (
     Option<Arc<<G as SearchGame>::Tables>>,
     <G as SearchGame>::Params,
@@ -292,7 +292,7 @@ impl ArenaGame for Mancala {
     ) -> Result<EngineSetup<Mancala>, String> {
         if let Some(path) = eval {
             return Err(format!(
-                "eval={}: the weights file is Oware's (mancala's evaluation has no weights to set)",
+                "eval={}: eval files are Oware's (mancala's evaluation has no weights to set)",
                 path.display()
             ));
         }

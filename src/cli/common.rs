@@ -260,7 +260,7 @@ pub fn build_hint(dir: &std::path::Path, asked: bool) -> String {
     }
 }
 
-/// An engine as `args` asks (its weights read from `--eval`), its table
+/// An engine as `args` asks (its evaluation read from `--eval`), its table
 /// pre-faulted and its threads checked.
 pub fn make_engine(
     args: &EngineArgs,
@@ -340,7 +340,7 @@ pub fn mancala_tables(
 pub fn mancala_engine(args: &EngineArgs, rules: MancalaRules) -> Result<search::Engine<Mancala>> {
     if let Some(path) = &args.eval {
         bail!(
-            "--eval {}: the weights file is Oware's (mancala's evaluation has no weights to set)",
+            "--eval {}: eval files are Oware's (mancala's evaluation has no weights to set)",
             path.display()
         );
     }

@@ -100,7 +100,7 @@ pub struct Engine<G: SearchGame = Oware> {
     tables: Option<Arc<G::Tables>>,
     threads: usize,
     stop: Arc<AtomicBool>,
-    /// Evaluation weights.
+    /// The evaluation (Oware: the built-in network unless set).
     pub params: G::Params,
     /// Search techniques in use.
     pub features: Features,

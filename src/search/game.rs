@@ -68,9 +68,9 @@ pub trait SearchGame: Sized + Send + Sync + 'static {
     /// What a search thread keeps to probe the tables (which levels are
     /// loaded, say).
     type Probe: Copy + Send;
-    /// Evaluation weights.
+    /// The evaluation's settings (Oware: which evaluation; Mancala: its weights).
     type Params: Copy + Debug + PartialEq + Send + Sync;
-    /// The evaluation, prepared from the weights.
+    /// The evaluation, prepared from `Params`.
     type Eval: Copy + Send + Sync;
 
     /// Positions can repeat: the worker keeps the board keys of the path
@@ -88,7 +88,7 @@ pub trait SearchGame: Sized + Send + Sync + 'static {
     const PROVEN: i32;
     /// A placeholder position.
     const EMPTY: Self::Position;
-    /// The default evaluation weights.
+    /// The default evaluation.
     const PARAMS: Self::Params;
 
     /// The root of a search of `game`; an error when the game is over.
