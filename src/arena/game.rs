@@ -292,8 +292,9 @@ impl ArenaGame for Mancala {
     ) -> Result<EngineSetup<Mancala>, String> {
         if let Some(path) = eval {
             return Err(format!(
-                "eval={}: eval files are Oware's (mancala's evaluation has no weights to set)",
-                path.display()
+                "eval={}: {}",
+                path.display(),
+                crate::mancala::NO_EVAL_FILE
             ));
         }
         let params = <Mancala as SearchGame>::PARAMS;

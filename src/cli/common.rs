@@ -340,8 +340,9 @@ pub fn mancala_tables(
 pub fn mancala_engine(args: &EngineArgs, rules: MancalaRules) -> Result<search::Engine<Mancala>> {
     if let Some(path) = &args.eval {
         bail!(
-            "--eval {}: eval files are Oware's (mancala's evaluation has no weights to set)",
-            path.display()
+            "--eval {}: {}",
+            path.display(),
+            oware::mancala::NO_EVAL_FILE
         );
     }
     let tables = mancala_tables(args, rules)?;

@@ -8,6 +8,10 @@ use crate::Side;
 /// The slots of a lap (six houses, the store, six houses of the opponent).
 const LAP: u8 = 13;
 
+/// Why an eval file (`--eval`, `self:eval=`) is refused for Mancala.
+pub const NO_EVAL_FILE: &str =
+    "eval files are Oware's (mancala's evaluation has no weights to set)";
+
 /// Evaluation weights, in centiseeds.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub struct MancalaParams {

@@ -18,7 +18,7 @@ pub mod search;
 pub mod solve;
 pub mod tables;
 
-pub use eval::MancalaParams;
+pub use eval::{MancalaParams, NO_EVAL_FILE};
 pub use game::MancalaGame;
 pub use perft::{divide, perft};
 pub use position::{

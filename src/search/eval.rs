@@ -10,7 +10,7 @@ mod file;
 pub mod network;
 mod network_file;
 
-pub use choice::{BUILTIN_NETWORK_FILE, EvalChoice, builtin_network};
+pub use choice::{EvalChoice, builtin_network};
 pub use file::{EvalFileError, MAX_EVALUATION, ParamsError};
 pub use network::Network;
 pub use network_file::{NETWORK_MAGIC, NETWORK_VERSION, NetworkFileError};

@@ -12,7 +12,7 @@ use super::{EvalFileError, EvalParams};
 
 /// The network the engine evaluates with unless told otherwise:
 /// `databases/eval/abapa-24-selfplay.nnue`, built into the binary.
-pub const BUILTIN_NETWORK_FILE: &[u8] =
+const BUILTIN_NETWORK_FILE: &[u8] =
     include_bytes!("../../../databases/eval/abapa-24-selfplay.nnue");
 
 /// [`BUILTIN_NETWORK_FILE`] read once, on first use.
