@@ -419,6 +419,54 @@ fn copies_of_lower_levels_read_as_the_maps() {
     }
 }
 
+/// Kilobytes of `path`'s pages resident in this process, from
+/// `/proc/self/smaps` (every mapping of the file summed).
+#[cfg(target_os = "linux")]
+fn resident_kib_of(path: &Path) -> u64 {
+    let smaps = std::fs::read_to_string("/proc/self/smaps").expect("smaps");
+    let name = path.to_str().expect("utf-8 path");
+    let mut ours = false;
+    let mut kib = 0;
+    for line in smaps.lines() {
+        if line.starts_with(|c: char| c.is_ascii_hexdigit()) && line.contains(" r") {
+            ours = line.ends_with(name);
+        } else if ours && let Some(rss) = line.strip_prefix("Rss:") {
+            kib += rss
+                .trim()
+                .trim_end_matches("kB")
+                .trim()
+                .parse::<u64>()
+                .expect("kB");
+        }
+    }
+    kib
+}
+
+#[test]
+#[cfg(target_os = "linux")]
+fn released_pages_leave_the_resident_memory_and_read_the_same() {
+    for format in [TableFormat::Raw, TableFormat::Compact] {
+        let dir = tempfile::tempdir().expect("temp dir");
+        build_in(dir.path(), Variant::Abapa, 10, format);
+        let path = table_path(dir.path(), Variant::Abapa, 10);
+        let file = TableFile::open(&path, Variant::Abapa, 10, false).expect("open");
+        let read_all = || {
+            (0..level_size(10))
+                .map(|r| u64::from(file.entry(r)))
+                .sum::<u64>()
+        };
+        let before = read_all();
+        let touched = resident_kib_of(&path);
+        assert!(
+            touched * 1024 >= file.file_bytes() / 2,
+            "{format:?}: {touched} KiB resident"
+        );
+        file.release_pages();
+        assert_eq!(resident_kib_of(&path), 0, "{format:?}");
+        assert_eq!(read_all(), before, "{format:?}");
+    }
+}
+
 #[test]
 fn a_failed_write_keeps_the_old_file_and_leaves_no_temporary() {
     let dir = tempfile::tempdir().unwrap();

@@ -585,6 +585,9 @@ pub fn build_levels_as<G: TableGame>(
             Ok(_) => {
                 levels.load(level, false)?;
                 let stats = LevelStats::of_file(level, rules, levels.loaded(level));
+                // Counting read every page: let them go, or they count in
+                // the resident memory of the levels still to build.
+                levels.loaded(level).release_pages();
                 let summary = LevelSummary {
                     level,
                     boards: rules.level_size(level),

@@ -568,6 +568,20 @@ impl TableFile {
         self.compact.as_deref()
     }
 
+    /// Lets go of the file's pages this process has touched: they stop
+    /// counting in its resident memory, the page cache keeps them, and the
+    /// next read maps them again. A build calls it on the lower levels it
+    /// has copied or will not read, so that its memory limit holds.
+    pub fn release_pages(&self) {
+        // SAFETY: the map is a read-only shared mapping of a file that is
+        // never modified in place (see `open`): dropping its pages only
+        // unmaps them, and a later read sees the same bytes again.
+        let _ = unsafe {
+            self.map
+                .unchecked_advise(memmap2::UncheckedAdvice::DontNeed)
+        };
+    }
+
     /// The file's size in bytes.
     pub fn file_bytes(&self) -> u64 {
         self.map.len() as u64

@@ -67,20 +67,34 @@ impl<'a> Resident<'a> {
         min_bytes: usize,
     ) -> Resident<'a> {
         let mut copies: Vec<Option<(Encoding, Scratch)>> = (0..level).map(|_| None).collect();
+        let limited = memory_limit().is_some();
+        // Under a limit, pages of the lower levels touched before (by the
+        // level below, which read them too) are let go: they would count in
+        // the resident memory and not in the budget. The levels out of
+        // reach are not read again, the others are counted below.
+        if limited {
+            for lower in 0..level {
+                if let Some(table) = tables.table(lower) {
+                    table.release_pages();
+                }
+            }
+        }
         let mut left = budget;
         // Under a memory limit the compact files within reach count too:
-        // every page of them is touched, and counted in the RSS (the ones
-        // then copied as well: on the safe side). Raw files are not
-        // counted: a raw level in reach is the build's own choice of a
-        // format that needs more memory.
-        if memory_limit().is_some() {
+        // every page of them may be touched, and counted in the resident
+        // memory, until the level is copied (its pages then let go). So
+        // does what the process holds already. Raw files are not counted:
+        // a raw level in reach is the build's own choice of a format that
+        // needs more memory.
+        if limited {
             let mapped: u64 = reach
                 .clone()
                 .filter_map(|lower| tables.table(lower))
                 .filter(|table| table.is_compact())
                 .map(|table| table.file_bytes())
                 .sum();
-            left = left.saturating_sub(mapped);
+            let held = resident_bytes().unwrap_or(0);
+            left = left.saturating_sub(mapped.saturating_add(held));
         }
         for lower in reach.rev() {
             let Some(table) = tables.table(lower) else {
@@ -88,10 +102,18 @@ impl<'a> Resident<'a> {
             };
             let raw_bytes =
                 table.header().boards as usize * table.header().encoding.bytes_per_board();
+            // A copied compact level's pages are let go: under a limit only
+            // the difference counts.
+            let mapped = if limited && table.is_compact() {
+                table.file_bytes()
+            } else {
+                0
+            };
+            let cost = (raw_bytes as u64).saturating_sub(mapped);
             // A compact level is worth decoding whatever its size: a probe
             // of the copy costs a load, of the compact file a block's decode.
             let small = raw_bytes < min_bytes && !table.is_compact();
-            if small || raw_bytes as u64 > left {
+            if small || cost > left {
                 continue;
             }
             // Without the memory the level is read from its file: slower,
@@ -99,7 +121,8 @@ impl<'a> Resident<'a> {
             let Ok(copy) = table.decode_all() else {
                 continue;
             };
-            left -= raw_bytes as u64;
+            table.release_pages();
+            left -= cost;
             copies[lower] = Some((table.header().encoding, copy));
         }
         Resident { tables, copies }
@@ -122,6 +145,7 @@ impl<'a> Resident<'a> {
                 && resident.copies[lower].is_none()
             {
                 resident.copies[lower] = Some((table.header().encoding, table.decode_all()?));
+                table.release_pages();
             }
         }
         Ok(resident)
