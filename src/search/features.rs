@@ -4,7 +4,7 @@
 /// is worth (`oware match`).
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub struct Features {
-    /// Search late quiet moves one ply shallower first.
+    /// Search late quiet moves shallower first (by depth and order).
     pub reductions: bool,
     /// Plies of captures searched beyond the nominal depth (0: none).
     pub capture_plies: i32,

@@ -17,6 +17,7 @@ mod leaf;
 mod ordering;
 mod oware;
 mod probing;
+mod reductions;
 
 use ordering::Keys;
 pub use ordering::{Candidate, Ordered};
@@ -586,14 +587,17 @@ impl<'a, G: SearchGame> Worker<'a, G> {
             if searched == 0 {
                 score = self.search_child(c, depth - 1, *alpha, *beta, ply);
             } else {
-                // Late quiet moves are first searched shallower.
-                let reduce = i32::from(
-                    self.shared.features.reductions
-                        && depth >= 3
-                        && searched >= 2
-                        && quiet
-                        && !in_capture_search,
-                );
+                // Late quiet moves are first searched shallower (see `reductions`).
+                let reduce = if self.shared.features.reductions
+                    && depth >= 3
+                    && searched >= 2
+                    && quiet
+                    && !in_capture_search
+                {
+                    reductions::reduction(depth, searched, pv_node)
+                } else {
+                    0
+                };
                 score = self.search_child(c, depth - 1 - reduce, *alpha, *alpha + 1, ply);
                 if score > *alpha && (reduce > 0 || score < *beta) {
                     score = self.search_child(c, depth - 1, *alpha, *beta, ply);
