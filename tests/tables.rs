@@ -428,7 +428,11 @@ fn resident_kib_of(path: &Path) -> u64 {
     let mut ours = false;
     let mut kib = 0;
     for line in smaps.lines() {
-        if line.starts_with(|c: char| c.is_ascii_hexdigit()) && line.contains(" r") {
+        // A mapping's first line starts with its address range.
+        let range = line.split_whitespace().next().is_some_and(|first| {
+            first.contains('-') && first.chars().all(|c| c.is_ascii_hexdigit() || c == '-')
+        });
+        if range {
             ours = line.ends_with(name);
         } else if ours && let Some(rss) = line.strip_prefix("Rss:") {
             kib += rss
