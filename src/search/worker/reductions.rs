@@ -10,8 +10,8 @@
 
 use std::sync::LazyLock;
 
-/// The depths the table holds (every depth a search reaches); deeper
-/// nodes would share its last row.
+/// The depths the table holds: every depth a search reaches (deeper rows
+/// would only repeat the last one's reductions, below their depth's cap).
 const DEPTHS: usize = super::MAX_PLY;
 
 /// The most moves a node has.
@@ -35,10 +35,7 @@ static TABLE: LazyLock<[[[u8; 2]; MOVES]; DEPTHS]> = LazyLock::new(|| {
 #[inline]
 pub(super) fn reduction(depth: i32, searched: usize, pv: bool) -> i32 {
     let row = (depth.max(0) as usize).min(DEPTHS - 1);
-    let r = i32::from(TABLE[row][searched.min(MOVES - 1)][usize::from(!pv)]);
-    // A row past the table's end was made for a smaller depth: the cap
-    // below the depth still holds for it.
-    r.min(depth - 2).max(1)
+    i32::from(TABLE[row][searched.min(MOVES - 1)][usize::from(!pv)])
 }
 
 /// The reduction the table is made of (see the module's docs).
