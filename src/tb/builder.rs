@@ -553,7 +553,7 @@ pub fn build_levels_as<G: TableGame>(
     let mut levels = Levels::empty(dir, rules);
     let mut summaries = Vec::new();
     let encoding = rules.encoding();
-    let costs = Costs::new(
+    let costs = Costs::here(
         rules,
         format == TableFormat::Raw,
         rayon::current_num_threads(),

@@ -28,11 +28,12 @@ pub const COMPACT_BITS_PER_BOARD: f64 = 4.2;
 
 /// Boards a second of level `level` with [`MEASURED_THREADS`] threads on
 /// the measured machine class, copy, moves, settle, check and write
-/// together. Levels 24..32 are the measured per-level rates (31 and 32
-/// compact under `--memory 22GB`, where level 32's state left no room for
-/// copies of lower levels); 0..20 the rate of those levels together (216 M
-/// boards in 53 s); 21..23 share the 162 s the measured run spent on them;
-/// above 32, below the last measured rate.
+/// together, with every level a capture reaches in memory (copied, or a raw
+/// file). Levels 0..30 are the rates of the raw build of 2026-12-01 (0..20
+/// the rate of those levels together, 216 M boards in 53 s; 21..23 share the
+/// 162 s the run spent on them); above 30 the trend of levels 27..30
+/// carried on. What reading compact levels without copies adds is counted
+/// apart ([`COMPACT_LOOKUP_SECONDS`]).
 pub fn measured_rate(level: usize) -> f64 {
     let millions = match level {
         0..=20 => 4.08,
@@ -46,12 +47,30 @@ pub fn measured_rate(level: usize) -> f64 {
         28 => 2.50,
         29 => 2.39,
         30 => 2.09,
-        31 => 1.12,
-        32 => 0.68,
-        _ => 0.6,
+        31 => 1.95,
+        32 => 1.82,
+        _ => 1.7,
     };
     millions * 1e6
 }
+
+/// Capturing moves a board of a large level by the seeds they take (index:
+/// seeds; sampled over 200,000 random boards of level 30, 2026-12-06: 0.69
+/// captures a board, and about the same at every level from 26 to 40).
+const CAPTURES_BY_SEEDS: [f64; 19] = [
+    0.0, 0.0, 0.307, 0.226, 0.040, 0.061, 0.026, 0.011, 0.0084, 0.0037, 0.0016, 0.0010, 0.0003,
+    0.0001, 0.0001, 0.0, 0.0, 0.0, 0.0,
+];
+
+/// Seconds of one thread a capture's child costs when its level is read
+/// through its compact file rather than a copy: a block decoded in the pass
+/// over the moves and again in the re-check. Fitted to the compact builds
+/// of levels 30 (`--memory 16GB`, which copied levels 26..28), 31 and 32
+/// (`--memory 22GB`); see the manual's Results.
+pub const COMPACT_LOOKUP_SECONDS: f64 = 2.5e-6;
+
+/// The most seeds one move captures (six pits of 3).
+const MAX_CAPTURE: usize = 18;
 
 /// The format the levels are written in, as the estimate counts them.
 #[derive(Copy, Clone, Debug, PartialEq)]
@@ -68,33 +87,133 @@ pub struct Costs {
     /// Worker threads; the rate scales from [`MEASURED_THREADS`] in
     /// proportion (one thread measured ×0.52 of two).
     pub threads: usize,
+    /// Whether a lower level without a copy is read through its compact
+    /// file (Oware's compact builds; Mancala's solvers decode every lower
+    /// level whole, and raw files are read as they are).
+    pub compact_lookups: bool,
+    /// The machine's memory (`MemTotal`), of which the build leaves a
+    /// quarter free; `None`: unknown, and every level a capture reaches is
+    /// taken to be copied.
+    pub machine_bytes: Option<u64>,
+    /// The limit `--memory` sets.
+    pub limit: Option<u64>,
 }
 
 impl Costs {
     /// The costs of a build of `rules`, `raw` or compact, on `threads`
-    /// threads.
+    /// threads, with the memory unknown (see [`Costs::with_memory`]).
     pub fn new(rules: TableRules, raw: bool, threads: usize) -> Costs {
         let width = rules.encoding().bytes_per_board() as f64;
+        let oware = matches!(rules, TableRules::Oware(_));
         Costs {
             disk_bytes_per_board: if raw {
                 width
             } else {
                 (COMPACT_BITS_PER_BOARD / 8.0).min(width)
             },
-            record_bytes_per_board: match rules {
+            record_bytes_per_board: if oware {
+                RECORD_BYTES_PER_BOARD
+            } else {
                 // Mancala's solver holds one byte a board.
-                TableRules::Mancala { .. } | TableRules::MancalaRace { .. } => 1.0,
-                TableRules::Oware(_) => RECORD_BYTES_PER_BOARD,
+                1.0
             },
             read_bytes_per_board: width,
             threads: threads.max(1),
+            compact_lookups: oware && !raw,
+            machine_bytes: None,
+            limit: None,
         }
     }
 
-    /// Seconds to build a level of `boards` boards at `level`.
+    /// These costs on a machine of `machine_bytes` of memory, under the
+    /// `--memory` limit `limit`: the copies of lower levels the build can
+    /// afford, and so the levels it reads through their compact files.
+    pub const fn with_memory(self, machine_bytes: Option<u64>, limit: Option<u64>) -> Costs {
+        Costs {
+            machine_bytes,
+            limit,
+            ..self
+        }
+    }
+
+    /// The costs of a build here: this machine's memory (`MemTotal`) and
+    /// the limit [`set_memory_limit`](super::resident::set_memory_limit)
+    /// set.
+    pub fn here(rules: TableRules, raw: bool, threads: usize) -> Costs {
+        Costs::new(rules, raw, threads).with_memory(
+            super::resident::meminfo("MemTotal:"),
+            super::resident::memory_limit(),
+        )
+    }
+
+    /// Seconds to build a level of `boards` boards at `level`, every level
+    /// its captures reach at hand.
     pub fn seconds(&self, level: usize, boards: u64) -> f64 {
         let rate = measured_rate(level) * self.threads as f64 / MEASURED_THREADS as f64;
         boards as f64 / rate
+    }
+
+    /// The lower levels `level` reads and which of them it copies, as the
+    /// builder chooses them (see [`Resident`](super::resident::Resident)):
+    /// the levels a capture reaches, highest first, while their decoded
+    /// size fits in what the machine and the limit leave beside the level's
+    /// own state (under a limit, a copied compact level costs its decoded
+    /// size less its file, and the compact files within reach count too).
+    /// Levels of `sizes`; `None` where every level is taken to be copied.
+    fn copies(&self, level: usize, sizes: &[u64]) -> Option<Vec<usize>> {
+        if !self.compact_lookups || (self.machine_bytes.is_none() && self.limit.is_none()) {
+            return None;
+        }
+        let working = sizes[level] as f64 * self.record_bytes_per_board;
+        let reach = level.saturating_sub(MAX_CAPTURE)..level.saturating_sub(1);
+        let file = |l: usize| sizes[l] as f64 * self.disk_bytes_per_board;
+        let raw = |l: usize| sizes[l] as f64 * self.read_bytes_per_board;
+        let machine = self
+            .machine_bytes
+            .map_or(f64::INFINITY, |m| 0.75 * m as f64 - working);
+        let mut left = machine;
+        if let Some(limit) = self.limit {
+            let files: f64 = reach.clone().map(file).sum();
+            left = left.min(limit as f64 - working - files);
+        }
+        let mut copied = Vec::new();
+        for lower in reach.rev() {
+            let cost = if self.limit.is_some() {
+                raw(lower) - file(lower)
+            } else {
+                raw(lower)
+            };
+            if cost <= left {
+                left -= cost;
+                copied.push(lower);
+            }
+        }
+        Some(copied)
+    }
+
+    /// Seconds of [`Costs::seconds`] plus the look-ups of level `level`
+    /// into the compact files of lower levels it cannot copy, and the bytes
+    /// it holds at its peak: its state, its copies and the compact files
+    /// within reach it reads (`None` where the memory is unknown).
+    fn level(&self, level: usize, sizes: &[u64]) -> (f64, Option<f64>) {
+        let boards = sizes[level];
+        let base = self.seconds(level, boards);
+        let Some(copied) = self.copies(level, sizes) else {
+            return (base, None);
+        };
+        let reach = level.saturating_sub(MAX_CAPTURE)..level.saturating_sub(1);
+        let mut lookups = 0.0;
+        let mut held = boards as f64 * self.record_bytes_per_board;
+        for lower in reach {
+            if copied.contains(&lower) {
+                held += sizes[lower] as f64 * self.read_bytes_per_board;
+            } else {
+                lookups += CAPTURES_BY_SEEDS[level - lower];
+                held += sizes[lower] as f64 * self.disk_bytes_per_board;
+            }
+        }
+        let extra = boards as f64 * lookups * COMPACT_LOOKUP_SECONDS / self.threads as f64;
+        (base + extra, Some(held))
     }
 }
 
@@ -108,7 +227,9 @@ pub struct Estimate {
     /// Bytes of disk their files take.
     pub disk_bytes: u64,
     /// The peak of the working state of the level being built plus the
-    /// lower levels it reads (raw: their mapped files or copies).
+    /// lower levels it reads: with the memory known
+    /// ([`Costs::with_memory`]) and compact files, the copies it can afford
+    /// and the compact files of the others; else every lower level raw.
     pub peak_memory: u64,
     /// The largest working state alone: anonymous memory, which must fit
     /// in the memory available (the mapped files are page cache).
@@ -128,12 +249,14 @@ pub fn estimate(sizes: &[u64], present: &[bool], costs: &Costs) -> Estimate {
         let file = boards as f64 * costs.disk_bytes_per_board;
         if !present.get(level).copied().unwrap_or(false) {
             let working = boards as f64 * costs.record_bytes_per_board;
-            let seconds = costs.seconds(level, boards);
+            let (seconds, held) = costs.level(level, sizes);
+            // Without the memory known, every lower level counts raw.
+            let peak = held.unwrap_or(working + below);
             e.levels.push(level);
             e.boards += boards;
             e.disk_bytes += file.ceil() as u64;
             e.working_memory = e.working_memory.max(working.ceil() as u64);
-            e.peak_memory = e.peak_memory.max((working + below).ceil() as u64);
+            e.peak_memory = e.peak_memory.max(peak.ceil() as u64);
             e.level_seconds.push(seconds);
             e.seconds += seconds;
         }
@@ -280,6 +403,73 @@ mod tests {
             empty_capture: false,
         };
         assert_eq!(Costs::new(mancala, true, 2).record_bytes_per_board, 1.0);
+    }
+
+    #[test]
+    fn the_memory_sets_the_copies_and_the_time() {
+        let rules = TableRules::Oware(Variant::Abapa);
+        let s = sizes(rules, 32);
+        let gib = 1u64 << 30;
+        let on = |machine: u64, limit: Option<u64>| {
+            Costs::new(rules, false, 2).with_memory(Some(machine * gib), limit)
+        };
+        // 24 GB and no limit: level 30 copies every level a capture reaches
+        // and goes at the rate of the raw build (0..30: 65 min 33 s).
+        let free = on(24, None);
+        assert_eq!(free.copies(30, &s), Some((12..=28).rev().collect()));
+        let whole = estimate(&s[..=30], &[], &free);
+        assert!((whole.seconds - 3933.0).abs() < 60.0, "{}", whole.seconds);
+        // Under 16 GB it copies less and reads the rest compact: slower,
+        // and within the limit. Measured: 1,837 s for level 30 (the build
+        // of 2026-12-04, which copied levels 27 and 28).
+        let tight = on(24, Some(16_000_000_000));
+        let copied = tight.copies(30, &s).unwrap();
+        assert!(copied.contains(&28) && !copied.contains(&26), "{copied:?}");
+        let limited = estimate(&s[..=30], &[], &tight);
+        assert!(
+            limited.peak_memory <= 16_000_000_000,
+            "{}",
+            limited.peak_memory
+        );
+        let level30 = limited.level_seconds[30];
+        assert!((level30 / 1837.0 - 1.0).abs() < 0.2, "{level30}");
+        // Level 32 under 22 GB: measured 7,201 s (reading every lower level
+        // compact).
+        let level32 = estimate(&s, &[], &on(24, Some(22_000_000_000)));
+        let last = level32.level_seconds[32];
+        assert!((last / 7201.0 - 1.0).abs() < 0.2, "{last}");
+        // More memory is never slower; on 64 GB level 32 copies every
+        // level in reach.
+        let mut before = f64::INFINITY;
+        for machine in [24, 32, 64, 128] {
+            let e = estimate(&s, &[], &on(machine, None));
+            assert!(e.seconds <= before, "{machine} GB: {}", e.seconds);
+            before = e.seconds;
+        }
+        assert_eq!(on(64, None).copies(32, &s), Some((14..=30).rev().collect()));
+        // One thread: twice the time of two, copies and all.
+        let one = Costs::new(rules, false, 1).with_memory(Some(24 * gib), Some(16_000_000_000));
+        let single = estimate(&s[..=30], &[], &one).seconds;
+        assert!((single / limited.seconds - 2.0).abs() < 1e-9, "{single}");
+    }
+
+    #[test]
+    fn raw_and_mancala_builds_have_no_copies_to_plan() {
+        let gib = 1u64 << 30;
+        let abapa = TableRules::Oware(Variant::Abapa);
+        let mancala = TableRules::Mancala {
+            empty_capture: false,
+        };
+        let s = sizes(abapa, 30);
+        for costs in [
+            Costs::new(abapa, true, 2).with_memory(Some(24 * gib), Some(16_000_000_000)),
+            Costs::new(mancala, false, 2).with_memory(Some(24 * gib), None),
+            Costs::new(abapa, false, 2),
+        ] {
+            assert_eq!(costs.copies(30, &s), None);
+            let e = estimate(&s, &[], &costs);
+            assert!((e.seconds - 3933.0).abs() < 60.0, "{}", e.seconds);
+        }
     }
 
     #[test]
