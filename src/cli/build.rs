@@ -111,7 +111,7 @@ fn build<G: tb::TableGame>(args: &BuildArgs, game: &G, dir: &Path) -> Result<()>
         return Err(tb::BuildError::TooManySeeds.into());
     }
     let costs = Costs::new(rules, args.raw, threads)
-        .with_memory(tb::resident::meminfo("MemTotal:"), args.memory);
+        .with_memory(tb::resident::usable_memory(), args.memory);
     let sizes: Vec<u64> = (0..=args.max_seeds).map(|n| rules.level_size(n)).collect();
     let present = estimate::present_levels(dir, rules, args.max_seeds);
     let plan = estimate::estimate(&sizes, &present, &costs);

@@ -615,7 +615,9 @@ pub fn build_levels_as<G: TableGame>(
                 done_boards,
                 done_work,
                 boards: rules.level_size(level),
-                work: costs.seconds(level, rules.level_size(level)),
+                work: planned
+                    .seconds_of(level)
+                    .unwrap_or_else(|| costs.seconds(level, rules.level_size(level))),
                 ..Current::default()
             };
         }

@@ -56,7 +56,7 @@ pub fn measured_rate(level: usize) -> f64 {
 
 /// Capturing moves a board of a large level by the seeds they take (index:
 /// seeds; sampled over 200,000 random boards of level 30, 2026-12-06: 0.69
-/// captures a board, and about the same at every level from 26 to 40).
+/// captures a board; 0.67 to 0.69 at levels 26, 28, 31, 32, 34 and 40).
 const CAPTURES_BY_SEEDS: [f64; 19] = [
     0.0, 0.0, 0.307, 0.226, 0.040, 0.061, 0.026, 0.011, 0.0084, 0.0037, 0.0016, 0.0010, 0.0003,
     0.0001, 0.0001, 0.0, 0.0, 0.0, 0.0,
@@ -65,8 +65,8 @@ const CAPTURES_BY_SEEDS: [f64; 19] = [
 /// Seconds of one thread a capture's child costs when its level is read
 /// through its compact file rather than a copy: a block decoded in the pass
 /// over the moves and again in the re-check. Fitted to the compact builds
-/// of levels 30 (`--memory 16GB`, which copied levels 26..28), 31 and 32
-/// (`--memory 22GB`); see the manual's Results.
+/// of level 30 (`--memory 16GB`, which copied levels 27 and 28: 2.5 µs) and
+/// level 32 (`--memory 22GB`, no copies: 2.7 µs); see the manual's Results.
 pub const COMPACT_LOOKUP_SECONDS: f64 = 2.5e-6;
 
 /// The most seeds one move captures (six pits of 3).
@@ -91,10 +91,11 @@ pub struct Costs {
     /// file (Oware's compact builds; Mancala's solvers decode every lower
     /// level whole, and raw files are read as they are).
     pub compact_lookups: bool,
-    /// The machine's memory (`MemTotal`), of which the build leaves a
-    /// quarter free; `None`: unknown, and every level a capture reaches is
-    /// taken to be copied.
-    pub machine_bytes: Option<u64>,
+    /// The memory the build may fill, whatever the limit (the builder's
+    /// [`usable_memory`](super::resident::usable_memory): what the kernel
+    /// reports available less a quarter of the machine); `None`: unknown,
+    /// and every level a capture reaches is taken to be copied.
+    pub usable_bytes: Option<u64>,
     /// The limit `--memory` sets.
     pub limit: Option<u64>,
 }
@@ -120,28 +121,29 @@ impl Costs {
             read_bytes_per_board: width,
             threads: threads.max(1),
             compact_lookups: oware && !raw,
-            machine_bytes: None,
+            usable_bytes: None,
             limit: None,
         }
     }
 
-    /// These costs on a machine of `machine_bytes` of memory, under the
-    /// `--memory` limit `limit`: the copies of lower levels the build can
-    /// afford, and so the levels it reads through their compact files.
-    pub const fn with_memory(self, machine_bytes: Option<u64>, limit: Option<u64>) -> Costs {
+    /// These costs with `usable_bytes` of memory the build may fill (see
+    /// [`Costs::usable_bytes`]), under the `--memory` limit `limit`: the
+    /// copies of lower levels the build can afford, and so the levels it
+    /// reads through their compact files.
+    pub const fn with_memory(self, usable_bytes: Option<u64>, limit: Option<u64>) -> Costs {
         Costs {
-            machine_bytes,
+            usable_bytes,
             limit,
             ..self
         }
     }
 
-    /// The costs of a build here: this machine's memory (`MemTotal`) and
-    /// the limit [`set_memory_limit`](super::resident::set_memory_limit)
-    /// set.
+    /// The costs of a build here and now: the memory this machine has to
+    /// spare and the limit
+    /// [`set_memory_limit`](super::resident::set_memory_limit) set.
     pub fn here(rules: TableRules, raw: bool, threads: usize) -> Costs {
         Costs::new(rules, raw, threads).with_memory(
-            super::resident::meminfo("MemTotal:"),
+            super::resident::usable_memory(),
             super::resident::memory_limit(),
         )
     }
@@ -154,27 +156,26 @@ impl Costs {
     }
 
     /// The lower levels `level` reads and which of them it copies, as the
-    /// builder chooses them (see [`Resident`](super::resident::Resident)):
-    /// the levels a capture reaches, highest first, while their decoded
-    /// size fits in what the machine and the limit leave beside the level's
-    /// own state (under a limit, a copied compact level costs its decoded
-    /// size less its file, and the compact files within reach count too).
-    /// Levels of `sizes`; `None` where every level is taken to be copied.
+    /// builder chooses them (see [`Resident`](super::resident::Resident)
+    /// and [`copy_budget`](super::resident::copy_budget)): the levels a
+    /// capture reaches, highest first, while their decoded size fits in
+    /// what the usable memory and the limit leave beside the level's own
+    /// state (under a limit, a copied compact level costs its decoded size
+    /// less its file, and the compact files within reach count too; what
+    /// the process holds besides is taken to be nothing). Levels of
+    /// `sizes`; `None` where every level is taken to be copied.
     fn copies(&self, level: usize, sizes: &[u64]) -> Option<Vec<usize>> {
-        if !self.compact_lookups || (self.machine_bytes.is_none() && self.limit.is_none()) {
+        if !self.compact_lookups || (self.usable_bytes.is_none() && self.limit.is_none()) {
             return None;
         }
         let working = sizes[level] as f64 * self.record_bytes_per_board;
         let reach = level.saturating_sub(MAX_CAPTURE)..level.saturating_sub(1);
         let file = |l: usize| sizes[l] as f64 * self.disk_bytes_per_board;
         let raw = |l: usize| sizes[l] as f64 * self.read_bytes_per_board;
-        let machine = self
-            .machine_bytes
-            .map_or(f64::INFINITY, |m| 0.75 * m as f64 - working);
-        let mut left = machine;
-        if let Some(limit) = self.limit {
-            let files: f64 = reach.clone().map(file).sum();
-            left = left.min(limit as f64 - working - files);
+        let cap = |bytes: Option<u64>| bytes.map_or(f64::INFINITY, |b| b as f64);
+        let mut left = cap(self.usable_bytes).min(cap(self.limit)) - working;
+        if self.limit.is_some() {
+            left -= reach.clone().map(file).sum::<f64>();
         }
         let mut copied = Vec::new();
         for lower in reach.rev() {
@@ -238,6 +239,14 @@ pub struct Estimate {
     pub level_seconds: Vec<f64>,
     /// Seconds in all.
     pub seconds: f64,
+}
+
+impl Estimate {
+    /// The seconds planned for `level` (`None` if it is not to be built).
+    pub fn seconds_of(&self, level: usize) -> Option<f64> {
+        let i = self.levels.iter().position(|&l| l == level)?;
+        self.level_seconds.get(i).copied()
+    }
 }
 
 /// The estimate for building the levels `n` with `!present[n]`, where
@@ -405,70 +414,100 @@ mod tests {
         assert_eq!(Costs::new(mancala, true, 2).record_bytes_per_board, 1.0);
     }
 
+    /// The project's machine, idle: 24,683,772 kB (`MemTotal`), a quarter
+    /// kept free.
+    const HERE: u64 = 24_683_772 * 1024 * 3 / 4;
+
+    /// A machine of `gib` GiB nominal, with as much of it reported as here
+    /// (24,683,772 kB of 24 GiB) and a quarter kept free.
+    fn machine(gib: u64) -> u64 {
+        HERE / 24 * gib
+    }
+
     #[test]
     fn the_memory_sets_the_copies_and_the_time() {
         let rules = TableRules::Oware(Variant::Abapa);
         let s = sizes(rules, 32);
-        let gib = 1u64 << 30;
-        let on = |machine: u64, limit: Option<u64>| {
-            Costs::new(rules, false, 2).with_memory(Some(machine * gib), limit)
+        let on = |usable: u64, limit: Option<u64>| {
+            Costs::new(rules, false, 2).with_memory(Some(usable), limit)
         };
-        // 24 GB and no limit: level 30 copies every level a capture reaches
-        // and goes at the rate of the raw build (0..30: 65 min 33 s).
-        let free = on(24, None);
+        // No limit: level 30 copies every level a capture reaches and goes
+        // at the rate of the raw build (0..30: 65 min 33 s).
+        let free = on(HERE, None);
         assert_eq!(free.copies(30, &s), Some((12..=28).rev().collect()));
         let whole = estimate(&s[..=30], &[], &free);
         assert!((whole.seconds - 3933.0).abs() < 60.0, "{}", whole.seconds);
         // Under 16 GB it copies less and reads the rest compact: slower,
+        // with more than its own state and the copies' files in memory,
         // and within the limit. Measured: 1,837 s for level 30 (the build
         // of 2026-12-04, which copied levels 27 and 28).
-        let tight = on(24, Some(16_000_000_000));
+        let tight = on(HERE, Some(16_000_000_000));
         let copied = tight.copies(30, &s).unwrap();
-        assert!(copied.contains(&28) && !copied.contains(&26), "{copied:?}");
+        assert!(copied.contains(&28) && !copied.contains(&24), "{copied:?}");
         let limited = estimate(&s[..=30], &[], &tight);
+        assert!(limited.seconds > whole.seconds);
+        let state = (s[30] as f64 * RECORD_BYTES_PER_BOARD) as u64;
         assert!(
-            limited.peak_memory <= 16_000_000_000,
+            limited.peak_memory > state + 4_000_000_000 && limited.peak_memory <= 16_000_000_000,
             "{}",
             limited.peak_memory
         );
-        let level30 = limited.level_seconds[30];
+        let level30 = limited.seconds_of(30).unwrap();
         assert!((level30 / 1837.0 - 1.0).abs() < 0.2, "{level30}");
-        // Level 32 under 22 GB: measured 7,201 s (reading every lower level
-        // compact).
-        let level32 = estimate(&s, &[], &on(24, Some(22_000_000_000)));
-        let last = level32.level_seconds[32];
-        assert!((last / 7201.0 - 1.0).abs() < 0.2, "{last}");
+        // Level 32 under 22 GB: what the machine has to spare binds before
+        // the limit, and its 14.7 GB of state and the compact files within
+        // reach leave nothing for copies. Measured: 7,201 s, no copies.
+        let level32 = on(HERE, Some(22_000_000_000));
+        assert_eq!(level32.copies(32, &s), Some(Vec::new()));
+        let last = estimate(&s, &[], &level32).seconds_of(32).unwrap();
+        assert!((last / 7201.0 - 1.0).abs() < 0.1, "{last}");
         // More memory is never slower; on 64 GB level 32 copies every
         // level in reach.
         let mut before = f64::INFINITY;
-        for machine in [24, 32, 64, 128] {
-            let e = estimate(&s, &[], &on(machine, None));
-            assert!(e.seconds <= before, "{machine} GB: {}", e.seconds);
+        for gib in [24, 32, 64, 128] {
+            let e = estimate(&s, &[], &on(machine(gib), None));
+            assert!(e.seconds <= before, "{gib} GiB: {}", e.seconds);
             before = e.seconds;
         }
-        assert_eq!(on(64, None).copies(32, &s), Some((14..=30).rev().collect()));
+        let big = on(machine(64), None);
+        assert_eq!(big.copies(32, &s), Some((14..=30).rev().collect()));
+        assert_eq!(
+            estimate(&s, &[], &big).seconds_of(32),
+            Some(big.seconds(32, s[32]))
+        );
         // One thread: twice the time of two, copies and all.
-        let one = Costs::new(rules, false, 1).with_memory(Some(24 * gib), Some(16_000_000_000));
+        let one = Costs::new(rules, false, 1).with_memory(Some(HERE), Some(16_000_000_000));
         let single = estimate(&s[..=30], &[], &one).seconds;
         assert!((single / limited.seconds - 2.0).abs() < 1e-9, "{single}");
     }
 
     #[test]
     fn raw_and_mancala_builds_have_no_copies_to_plan() {
-        let gib = 1u64 << 30;
         let abapa = TableRules::Oware(Variant::Abapa);
         let mancala = TableRules::Mancala {
             empty_capture: false,
         };
-        let s = sizes(abapa, 30);
-        for costs in [
-            Costs::new(abapa, true, 2).with_memory(Some(24 * gib), Some(16_000_000_000)),
-            Costs::new(mancala, false, 2).with_memory(Some(24 * gib), None),
-            Costs::new(abapa, false, 2),
+        for (rules, costs) in [
+            (
+                abapa,
+                Costs::new(abapa, true, 2).with_memory(Some(HERE), Some(16_000_000_000)),
+            ),
+            (
+                mancala,
+                Costs::new(mancala, false, 2).with_memory(Some(HERE), None),
+            ),
+            (abapa, Costs::new(abapa, false, 2)),
         ] {
+            let s = sizes(rules, 30);
             assert_eq!(costs.copies(30, &s), None);
             let e = estimate(&s, &[], &costs);
-            assert!((e.seconds - 3933.0).abs() < 60.0, "{}", e.seconds);
+            let at_rates: f64 = (0..=30).map(|l| costs.seconds(l, s[l])).sum();
+            assert_eq!(e.seconds, at_rates);
+            // Every lower level counted raw.
+            let below: u64 =
+                s[..30].iter().sum::<u64>() * rules.encoding().bytes_per_board() as u64;
+            let state = (s[30] as f64 * costs.record_bytes_per_board).ceil() as u64;
+            assert_eq!(e.peak_memory, state + below);
         }
     }
 

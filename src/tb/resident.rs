@@ -293,13 +293,16 @@ pub fn memory_limit() -> Option<u64> {
 /// more than the [memory limit](set_memory_limit) less the working memory.
 /// Zero where the kernel does not say.
 pub fn copy_budget(working: u64) -> u64 {
-    let machine = match (meminfo("MemAvailable:"), meminfo("MemTotal:")) {
-        (Some(available), Some(total)) => {
-            available.saturating_sub(working.saturating_add(total / 4))
-        }
-        _ => 0,
-    };
+    let machine = usable_memory().map_or(0, |usable| usable.saturating_sub(working));
     machine.min(MEMORY_LIMIT.load(Ordering::Relaxed).saturating_sub(working))
+}
+
+/// The memory a build may fill now, whatever the limit: what the kernel
+/// reports available less a quarter of the machine's memory (`None` where
+/// the kernel does not say).
+pub fn usable_memory() -> Option<u64> {
+    let (available, total) = (meminfo("MemAvailable:")?, meminfo("MemTotal:")?);
+    Some(available.saturating_sub(total / 4))
 }
 
 #[cfg(test)]
