@@ -347,3 +347,110 @@ fn errors_are_one_line() {
         "level 13 of abapa is missing",
     );
 }
+
+#[test]
+fn tables_capped_below_each_position() {
+    let tmp = tempfile::tempdir().unwrap();
+    let path = hand_worked(tmp.path());
+    let positions = path.to_str().unwrap();
+    let args = |db: &str, below: &'static str| -> Vec<String> {
+        [
+            "accuracy",
+            "--positions",
+            positions,
+            "--db",
+            db,
+            "--tb-below",
+            below,
+            "--depth",
+            "8",
+            "--json",
+        ]
+        .map(String::from)
+        .to_vec()
+    };
+    let run = |args: &[String]| common::oware(&args.iter().map(String::as_str).collect::<Vec<_>>());
+    // One level below: the positions of 4 seeds (the first two) are
+    // searched with levels 0..3, those of 3 seeds with levels 0..2, and the
+    // answers come back in the file's order.
+    let out = run(&args(db(), "1"));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{err}");
+    assert!(
+        err.contains("levels 0..2 of abapa") && err.contains("levels 0..3 of abapa"),
+        "{err}"
+    );
+    let report: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(report["tb_below"], 1);
+    assert!(report["tb_limit"].is_null(), "{report}");
+    assert_eq!(report["total"]["positions"], 4);
+    assert_eq!(report["errors"], 0, "{report}");
+    let seeds: Vec<u64> = (0..4)
+        .map(|i| report["answers"][i]["seeds"].as_u64().unwrap())
+        .collect();
+    assert_eq!(seeds, [4, 4, 3, 3]);
+    assert_eq!(report["answers"][0]["move"], "F");
+    assert_eq!(report["answers"][2]["move"], "A");
+    // A folder of levels 0..2 serves two levels below each position, and
+    // not one.
+    let low = tempfile::tempdir().unwrap();
+    let rules = oware::tb::TableRules::Oware(Variant::Abapa);
+    for level in 0..=2 {
+        std::fs::copy(
+            oware::tb::table_path(tables().0.path(), rules, level),
+            oware::tb::table_path(low.path(), rules, level),
+        )
+        .unwrap();
+    }
+    let low = low.path().to_str().unwrap();
+    let out = run(&args(low, "2"));
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let one_below = args(low, "1");
+    common::fails(
+        &one_below.iter().map(String::as_str).collect::<Vec<_>>(),
+        "level 3 of abapa is missing",
+    );
+    // --seeds keeps the positions of those seeds only.
+    let mut three = args(db(), "1");
+    three.extend(["--seeds", "3"].map(String::from));
+    let report: serde_json::Value = serde_json::from_slice(&run(&three).stdout).unwrap();
+    assert_eq!(report["total"]["positions"], 2, "{report}");
+    assert_eq!(report["seeds"], serde_json::json!([3, 3]));
+    assert!(report["by_seeds"]["4"].is_null(), "{report}");
+}
+
+#[test]
+fn bad_caps_and_seeds_are_one_line_errors() {
+    let tmp = tempfile::tempdir().unwrap();
+    let path = hand_worked(tmp.path());
+    let positions = path.to_str().unwrap();
+    let base = ["accuracy", "--positions", positions, "--db", db()];
+    let with = |more: &[&'static str]| -> Vec<&str> { base.iter().chain(more).copied().collect() };
+    common::fails(
+        &with(&["--tb-limit", "2", "--seeds", "9..12"]),
+        "has 9..12 seeds (--seeds)",
+    );
+    common::fails(&with(&["--seeds", "5..4"]), "the range is empty");
+    common::fails(&with(&["--seeds", "x"]), "expected seeds as 25 or 25..28");
+    common::fails(
+        &with(&["--tb-below", "5"]),
+        "has more than 5 seeds (--tb-below 5)",
+    );
+    let e = always_e(tmp.path());
+    common::fails(
+        &[
+            "accuracy",
+            "--positions",
+            positions,
+            "--tb-below",
+            "1",
+            "--engine",
+            &e,
+        ],
+        "--tb-below caps the built-in engine's tables",
+    );
+}

@@ -62,6 +62,14 @@ struct RunArgs {
     /// levels 0..K only; positions of K seeds or fewer are skipped.
     #[arg(long, value_name = "K", default_value_t = 12, value_parser = clap::value_parser!(u8).range(0..=47))]
     tb_limit: u8,
+    /// Cap the built-in engine's tables N levels below each position
+    /// instead: a position of S seeds is searched with levels 0..S−N
+    /// (which the folder must hold). Instead of --tb-limit.
+    #[arg(long, value_name = "N", conflicts_with = "tb_limit", value_parser = clap::value_parser!(u8).range(1..=47))]
+    tb_below: Option<u8>,
+    /// Only the positions of these seeds: `25` or `25..28`.
+    #[arg(long, value_name = "A..B", value_parser = parse_seeds)]
+    seeds: Option<(u8, u8)>,
     /// The engine: `self` (the built-in), `self:key=value,…` (as `oware
     /// match` takes it, without db and tb-limit: --db and --tb-limit set
     /// them) or `uci:COMMAND` (an external engine, sent `position fen …`).
@@ -100,6 +108,55 @@ pub fn run(args: AccuracyArgs) -> Result<()> {
     }
 }
 
+/// A range of seeds, `25` or `25..28`.
+fn parse_seeds(text: &str) -> Result<(u8, u8), String> {
+    let bad = || format!("`{text}`: expected seeds as 25 or 25..28, at most 48");
+    let number = |t: &str| t.trim().parse::<u8>().ok().filter(|&n| n <= 48);
+    let (lo, hi) = match text.split_once("..") {
+        Some((a, b)) => (number(a).ok_or_else(bad)?, number(b).ok_or_else(bad)?),
+        None => {
+            let n = number(text).ok_or_else(bad)?;
+            (n, n)
+        }
+    };
+    if lo > hi {
+        return Err(format!("`{text}`: the range is empty"));
+    }
+    Ok((lo, hi))
+}
+
+/// How the built-in engine's tables are capped: at one level for every
+/// position, or some levels below each.
+#[derive(Clone, Copy)]
+enum Cap {
+    /// Levels 0..K.
+    Limit(u8),
+    /// Levels 0..S−N in a position of S seeds.
+    Below(u8),
+}
+
+impl Cap {
+    /// The largest level the engine probes in a position of `seeds` seeds
+    /// (`None`: the position is skipped, its seeds all within the tables).
+    fn level(self, seeds: u8) -> Option<u8> {
+        match self {
+            Cap::Limit(k) => (seeds > k).then_some(k),
+            Cap::Below(n) => seeds.checked_sub(n),
+        }
+    }
+
+    /// `tables 0..12`, `tables 4 levels below each position`.
+    fn describe(self) -> String {
+        match self {
+            Cap::Limit(k) => format!("tables 0..{k}"),
+            Cap::Below(n) => format!(
+                "tables {n} level{} below each position",
+                if n == 1 { "" } else { "s" }
+            ),
+        }
+    }
+}
+
 /// `count` of `items`, spread evenly (all of them when there are fewer).
 fn spread<T: Clone>(items: &[T], count: usize) -> Vec<T> {
     if count >= items.len() {
@@ -120,13 +177,18 @@ fn time_control(args: &RunArgs) -> TimeControl {
 }
 
 /// The engine under test: an external one as given, or the built-in one
-/// with the tables of levels 0..K (all of them, or an error).
-fn engine(args: &RunArgs) -> Result<Arc<dyn PlayerFactory>> {
+/// with the tables of levels 0..`k` (all of them, or an error).
+fn engine(args: &RunArgs, k: u8) -> Result<Arc<dyn PlayerFactory>> {
     let spec = args.engine.trim();
     if spec.starts_with("uci:") {
         if args.db.is_some() || args.threads.is_some() || args.hash.is_some() {
             bail!(
                 "--db, --threads and --hash are the built-in engine's; a UCI engine is set up by its command"
+            );
+        }
+        if args.tb_below.is_some() {
+            bail!(
+                "--tb-below caps the built-in engine's tables; a UCI engine's tables are set up by its command"
             );
         }
         return parse_spec(spec, Variant::Abapa).map_err(|e| anyhow::anyhow!("--engine: {e}"));
@@ -154,14 +216,14 @@ fn engine(args: &RunArgs) -> Result<Arc<dyn PlayerFactory>> {
         oware::search::tt::check_size(hash as usize)?;
         o.hash = hash as usize;
     }
-    o.tables = Some(capped_tables(args)?);
+    o.tables = Some(capped_tables(args, k)?);
     Ok(Arc::new(o))
 }
 
-/// Levels 0..K of the table folder, every one of them present and sound.
-fn capped_tables(args: &RunArgs) -> Result<Arc<tb::Tablebase>> {
+/// Levels 0..`k` of the table folder, every one of them present and sound.
+fn capped_tables(args: &RunArgs, k: u8) -> Result<Arc<tb::Tablebase>> {
     let (dir, _) = table_folder(args.db.as_ref());
-    let k = usize::from(args.tb_limit);
+    let k = usize::from(k);
     if !dir.is_dir() {
         bail!(
             "tables: no folder {} (the engine needs levels 0..{k} of abapa; `oware build --max-seeds {k} --db {}` builds them)",
@@ -211,22 +273,63 @@ fn run_benchmark(args: RunArgs) -> Result<()> {
             (set, accuracy::file::SHIPPED_NAME.to_string())
         }
     };
-    let k = args.tb_limit;
-    let above: Vec<Judged> = all.iter().filter(|j| j.seeds() > k).cloned().collect();
-    let skipped = all.len() - above.len();
+    let cap = match args.tb_below {
+        Some(n) => Cap::Below(n),
+        None => Cap::Limit(args.tb_limit),
+    };
+    let in_range = |j: &Judged| {
+        args.seeds
+            .is_none_or(|(lo, hi)| (lo..=hi).contains(&j.seeds()))
+    };
+    let chosen: Vec<Judged> = all.iter().filter(|j| in_range(j)).cloned().collect();
+    if chosen.is_empty()
+        && let Some((lo, hi)) = args.seeds
+    {
+        bail!("no position of {source} has {lo}..{hi} seeds (--seeds)");
+    }
+    let above: Vec<Judged> = chosen
+        .iter()
+        .filter(|j| cap.level(j.seeds()).is_some())
+        .cloned()
+        .collect();
+    let skipped = chosen.len() - above.len();
     if above.is_empty() {
-        bail!("no position of {source} has more than {k} seeds (--tb-limit {k})");
+        match cap {
+            Cap::Limit(k) => {
+                bail!("no position of {source} has more than {k} seeds (--tb-limit {k})")
+            }
+            Cap::Below(n) => {
+                bail!("no position of {source} has more than {n} seeds (--tb-below {n})")
+            }
+        }
     }
     let positions = match args.limit {
         Some(n) => spread(&above, n as usize),
         None => above,
     };
     if skipped > 0 {
-        output::note(format_args!(
-            "{skipped} positions of {k} seeds or fewer skipped (--tb-limit {k})"
-        ));
+        match cap {
+            Cap::Limit(k) => output::note(format_args!(
+                "{skipped} positions of {k} seeds or fewer skipped (--tb-limit {k})"
+            )),
+            Cap::Below(n) => output::note(format_args!(
+                "{skipped} positions of fewer than {n} seeds skipped (--tb-below {n})"
+            )),
+        }
     }
-    let factory = engine(&args)?;
+    // The positions by the level their tables stop at, each group searched
+    // by an engine with those tables.
+    let mut groups: Vec<(u8, Vec<usize>)> = Vec::new();
+    for (i, j) in positions.iter().enumerate() {
+        let level = cap.level(j.seeds()).expect("positions within the cap");
+        match groups.iter_mut().find(|(k, _)| *k == level) {
+            Some((_, members)) => members.push(i),
+            None => groups.push((level, vec![i])),
+        }
+    }
+    // The highest first: a level missing for it is found before anything
+    // runs (the others need fewer).
+    groups.sort_by_key(|&(k, _)| std::cmp::Reverse(k));
     let tc = time_control(&args);
     let bar = progress(positions.len(), args.quiet);
     let errors = std::sync::atomic::AtomicUsize::new(0);
@@ -237,21 +340,34 @@ fn run_benchmark(args: RunArgs) -> Result<()> {
         bar.set_message(format!("{e} errors"));
         bar.inc(1);
     };
-    let answers = accuracy::run(
-        &positions,
-        factory.as_ref(),
-        tc,
-        args.concurrency as usize,
-        &tick,
-    )
-    .map_err(|e| anyhow::anyhow!("--engine: {e}"))?;
+    let mut answers: Vec<Option<Answer>> = vec![None; positions.len()];
+    let mut name = String::new();
+    for (level, members) in &groups {
+        let factory = engine(&args, *level)?;
+        name = factory.name().to_string();
+        let group: Vec<Judged> = members.iter().map(|&i| positions[i].clone()).collect();
+        let found = accuracy::run(
+            &group,
+            factory.as_ref(),
+            tc,
+            args.concurrency as usize,
+            &tick,
+        )
+        .map_err(|e| anyhow::anyhow!("--engine: {e}"))?;
+        for (&i, answer) in members.iter().zip(found) {
+            answers[i] = Some(answer);
+        }
+    }
+    let answers: Vec<Answer> = answers.into_iter().flatten().collect();
     bar.finish_and_clear();
     let tally = Tally::of(&answers);
     if args.json {
         output::line(serde_json::json!({
-            "engine": factory.name(),
+            "engine": name,
             "positions_file": source,
-            "tb_limit": k,
+            "tb_limit": match cap { Cap::Limit(k) => Some(k), Cap::Below(_) => None },
+            "tb_below": args.tb_below,
+            "seeds": args.seeds.map(|(lo, hi)| [lo, hi]),
             "budget": tc.to_string(),
             "skipped": skipped,
             "seconds": started.elapsed().as_secs_f64(),
@@ -264,9 +380,9 @@ fn run_benchmark(args: RunArgs) -> Result<()> {
         return Ok(());
     }
     output::line(format_args!(
-        "{}: {} positions of {source}, {tc}, tables 0..{k}",
-        factory.name(),
-        positions.len()
+        "{name}: {} positions of {source}, {tc}, {}",
+        positions.len(),
+        cap.describe()
     ));
     output::line(tally.text().trim_end());
     let t = &tally.total;
