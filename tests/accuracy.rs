@@ -351,7 +351,14 @@ fn errors_are_one_line() {
 #[test]
 fn tables_capped_below_each_position() {
     let tmp = tempfile::tempdir().unwrap();
-    let path = hand_worked(tmp.path());
+    // The seeds interleaved (3, 4, 3, 4), so that the groups' answers must
+    // be put back in the file's order.
+    let path = tmp.path().join("mixed.txt");
+    std::fs::write(
+        &path,
+        format!("{}\n{WALK}\n{BOTH}\n{BOTH_AGAIN}\n{DROP}\n", file::HEADER),
+    )
+    .unwrap();
     let positions = path.to_str().unwrap();
     let args = |db: &str, below: &'static str| -> Vec<String> {
         [
@@ -370,9 +377,9 @@ fn tables_capped_below_each_position() {
         .to_vec()
     };
     let run = |args: &[String]| common::oware(&args.iter().map(String::as_str).collect::<Vec<_>>());
-    // One level below: the positions of 4 seeds (the first two) are
-    // searched with levels 0..3, those of 3 seeds with levels 0..2, and the
-    // answers come back in the file's order.
+    // One level below: the positions of 4 seeds are searched with levels
+    // 0..3, those of 3 seeds with levels 0..2, and the answers come back in
+    // the file's order.
     let out = run(&args(db(), "1"));
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(out.status.success(), "{err}");
@@ -388,9 +395,13 @@ fn tables_capped_below_each_position() {
     let seeds: Vec<u64> = (0..4)
         .map(|i| report["answers"][i]["seeds"].as_u64().unwrap())
         .collect();
-    assert_eq!(seeds, [4, 4, 3, 3]);
-    assert_eq!(report["answers"][0]["move"], "F");
-    assert_eq!(report["answers"][2]["move"], "A");
+    assert_eq!(seeds, [3, 4, 3, 4]);
+    for (i, line) in [WALK, BOTH, BOTH_AGAIN, DROP].iter().enumerate() {
+        let position = line.split(' ').next().unwrap();
+        assert_eq!(report["answers"][i]["position"], position, "{report}");
+    }
+    assert_eq!(report["answers"][0]["move"], "A");
+    assert_eq!(report["answers"][1]["move"], "F");
     // A folder of levels 0..2 serves two levels below each position, and
     // not one.
     let low = tempfile::tempdir().unwrap();
@@ -409,6 +420,8 @@ fn tables_capped_below_each_position() {
         "{}",
         String::from_utf8_lossy(&out.stderr)
     );
+    // The error comes before anything runs: one line, no note of the
+    // lower group's tables before it.
     let one_below = args(low, "1");
     common::fails(
         &one_below.iter().map(String::as_str).collect::<Vec<_>>(),
@@ -421,6 +434,19 @@ fn tables_capped_below_each_position() {
     assert_eq!(report["total"]["positions"], 2, "{report}");
     assert_eq!(report["seeds"], serde_json::json!([3, 3]));
     assert!(report["by_seeds"]["4"].is_null(), "{report}");
+    // Three below: the positions of 3 seeds are searched with level 0 only,
+    // none skipped; four below skips them with a note.
+    let report: serde_json::Value = serde_json::from_slice(&run(&args(db(), "3")).stdout).unwrap();
+    assert_eq!(report["skipped"], 0, "{report}");
+    let out = run(&args(db(), "4"));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("2 positions of fewer than 4 seeds skipped (--tb-below 4)"),
+        "{err}"
+    );
+    let report: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(report["total"]["positions"], 2, "{report}");
+    assert!(report["by_seeds"]["3"].is_null(), "{report}");
 }
 
 #[test]
@@ -434,11 +460,15 @@ fn bad_caps_and_seeds_are_one_line_errors() {
         &with(&["--tb-limit", "2", "--seeds", "9..12"]),
         "has 9..12 seeds (--seeds)",
     );
+    common::fails(
+        &with(&["--tb-limit", "3", "--seeds", "3"]),
+        "with 3 seeds has more than 3 seeds (--tb-limit 3)",
+    );
     common::fails(&with(&["--seeds", "5..4"]), "the range is empty");
     common::fails(&with(&["--seeds", "x"]), "expected seeds as 25 or 25..28");
     common::fails(
         &with(&["--tb-below", "5"]),
-        "has more than 5 seeds (--tb-below 5)",
+        "has 5 seeds or more (--tb-below 5)",
     );
     let e = always_e(tmp.path());
     common::fails(

@@ -76,7 +76,8 @@ struct RunArgs {
     #[arg(long, value_name = "SPEC", default_value = "self")]
     engine: String,
     /// The built-in engine's table folder (default: $OWARE_DB, else
-    /// `databases`); it must hold levels 0..K.
+    /// `databases`); it must hold levels 0..K (under --tb-below, every
+    /// level the positions need).
     #[arg(long, value_name = "DIR")]
     db: Option<PathBuf>,
     /// The built-in engine's search threads.
@@ -204,7 +205,7 @@ fn engine(args: &RunArgs, k: u8) -> Result<Arc<dyn PlayerFactory>> {
     for item in options.split(',') {
         let key = item.split('=').next().unwrap_or("").trim();
         if key == "db" || key == "tb-limit" {
-            bail!("--engine: `{key}` is set by --db and --tb-limit here");
+            bail!("--engine: `{key}` is set by --db and --tb-limit (or --tb-below) here");
         }
     }
     let mut o =
@@ -282,11 +283,22 @@ fn run_benchmark(args: RunArgs) -> Result<()> {
             .is_none_or(|(lo, hi)| (lo..=hi).contains(&j.seeds()))
     };
     let chosen: Vec<Judged> = all.iter().filter(|j| in_range(j)).cloned().collect();
-    if chosen.is_empty()
-        && let Some((lo, hi)) = args.seeds
-    {
-        bail!("no position of {source} has {lo}..{hi} seeds (--seeds)");
-    }
+    // The positions looked at, for the messages: the file, or those of its
+    // positions that --seeds keeps.
+    let scope = match args.seeds {
+        None => source.clone(),
+        Some((lo, hi)) => {
+            let seeds = if lo == hi {
+                format!("{lo} seeds")
+            } else {
+                format!("{lo}..{hi} seeds")
+            };
+            if chosen.is_empty() {
+                bail!("no position of {source} has {seeds} (--seeds)");
+            }
+            format!("{source} with {seeds}")
+        }
+    };
     let above: Vec<Judged> = chosen
         .iter()
         .filter(|j| cap.level(j.seeds()).is_some())
@@ -296,10 +308,10 @@ fn run_benchmark(args: RunArgs) -> Result<()> {
     if above.is_empty() {
         match cap {
             Cap::Limit(k) => {
-                bail!("no position of {source} has more than {k} seeds (--tb-limit {k})")
+                bail!("no position of {scope} has more than {k} seeds (--tb-limit {k})")
             }
             Cap::Below(n) => {
-                bail!("no position of {source} has more than {n} seeds (--tb-below {n})")
+                bail!("no position of {scope} has {n} seeds or more (--tb-below {n})")
             }
         }
     }
@@ -333,7 +345,8 @@ fn run_benchmark(args: RunArgs) -> Result<()> {
     let tc = time_control(&args);
     let bar = progress(positions.len(), args.quiet);
     let errors = std::sync::atomic::AtomicUsize::new(0);
-    let started = Instant::now();
+    // Seconds of searching, the tables' opening left out.
+    let mut seconds = 0.0;
     let tick = |a: &Answer| {
         let lost = usize::from(a.verdict.is_error());
         let e = errors.fetch_add(lost, std::sync::atomic::Ordering::Relaxed) + lost;
@@ -343,9 +356,10 @@ fn run_benchmark(args: RunArgs) -> Result<()> {
     let mut answers: Vec<Option<Answer>> = vec![None; positions.len()];
     let mut name = String::new();
     for (level, members) in &groups {
-        let factory = engine(&args, *level)?;
+        let factory = bar.suspend(|| engine(&args, *level))?;
         name = factory.name().to_string();
         let group: Vec<Judged> = members.iter().map(|&i| positions[i].clone()).collect();
+        let started = Instant::now();
         let found = accuracy::run(
             &group,
             factory.as_ref(),
@@ -354,6 +368,14 @@ fn run_benchmark(args: RunArgs) -> Result<()> {
             &tick,
         )
         .map_err(|e| anyhow::anyhow!("--engine: {e}"))?;
+        seconds += started.elapsed().as_secs_f64();
+        if found.len() != members.len() {
+            bail!(
+                "--engine: {} of {} positions answered",
+                found.len(),
+                members.len()
+            );
+        }
         for (&i, answer) in members.iter().zip(found) {
             answers[i] = Some(answer);
         }
@@ -370,7 +392,7 @@ fn run_benchmark(args: RunArgs) -> Result<()> {
             "seeds": args.seeds.map(|(lo, hi)| [lo, hi]),
             "budget": tc.to_string(),
             "skipped": skipped,
-            "seconds": started.elapsed().as_secs_f64(),
+            "seconds": seconds,
             "by_seeds": tally.by_seeds,
             "total": tally.total,
             "decisions": tally.total.decisions(),
