@@ -140,10 +140,11 @@ impl Costs {
 
     /// The costs of a build here and now: the memory this machine has to
     /// spare and the limit
-    /// [`set_memory_limit`](super::resident::set_memory_limit) set.
+    /// [`set_memory_limit`](super::resident::set_memory_limit) set. Where
+    /// the kernel does not say, none: the builder then copies nothing.
     pub fn here(rules: TableRules, raw: bool, threads: usize) -> Costs {
         Costs::new(rules, raw, threads).with_memory(
-            super::resident::usable_memory(),
+            Some(super::resident::usable_memory().unwrap_or(0)),
             super::resident::memory_limit(),
         )
     }
@@ -168,7 +169,9 @@ impl Costs {
         if !self.compact_lookups || (self.usable_bytes.is_none() && self.limit.is_none()) {
             return None;
         }
-        let working = sizes[level] as f64 * self.record_bytes_per_board;
+        // The builder budgets its records alone (`working_memory`), not the
+        // pending bits and the payload counted in the peak.
+        let working = sizes[level] as f64 * super::build::RECORD as f64;
         let reach = level.saturating_sub(MAX_CAPTURE)..level.saturating_sub(1);
         let file = |l: usize| sizes[l] as f64 * self.disk_bytes_per_board;
         let raw = |l: usize| sizes[l] as f64 * self.read_bytes_per_board;
@@ -204,7 +207,7 @@ impl Costs {
         };
         let reach = level.saturating_sub(MAX_CAPTURE)..level.saturating_sub(1);
         let mut lookups = 0.0;
-        let mut held = boards as f64 * self.record_bytes_per_board;
+        let mut held = boards as f64 * super::build::RECORD as f64;
         for lower in reach {
             if copied.contains(&lower) {
                 held += sizes[lower] as f64 * self.read_bytes_per_board;
@@ -455,7 +458,7 @@ mod tests {
         let level30 = limited.seconds_of(30).unwrap();
         assert!((level30 / 1837.0 - 1.0).abs() < 0.2, "{level30}");
         // Level 32 under 22 GB: what the machine has to spare binds before
-        // the limit, and its 14.7 GB of state and the compact files within
+        // the limit, and its 14.7 GB of records and the compact files within
         // reach leave nothing for copies. Measured: 7,201 s, no copies.
         let level32 = on(HERE, Some(22_000_000_000));
         assert_eq!(level32.copies(32, &s), Some(Vec::new()));
@@ -469,6 +472,8 @@ mod tests {
             assert!(e.seconds <= before, "{gib} GiB: {}", e.seconds);
             before = e.seconds;
         }
+        // Where the kernel does not say, the build copies nothing.
+        assert_eq!(on(0, None).copies(30, &s), Some(Vec::new()));
         let big = on(machine(64), None);
         assert_eq!(big.copies(32, &s), Some((14..=30).rev().collect()));
         assert_eq!(
