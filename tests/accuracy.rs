@@ -94,15 +94,20 @@ fn the_tables_judge_the_hand_worked_positions() {
     assert_eq!(verdicts(BOTH_AGAIN, 'B'), (true, true, true, true));
 }
 
+/// A positions file `name` in `dir`: the header, then `lines`.
+fn positions_file(dir: &Path, name: &str, lines: &str) -> PathBuf {
+    let path = dir.join(name);
+    std::fs::write(&path, format!("{}\n{lines}", file::HEADER)).unwrap();
+    path
+}
+
 /// A file of the four hand-worked positions.
 fn hand_worked(dir: &Path) -> PathBuf {
-    let path = dir.join("hand.txt");
-    let text = format!(
-        "{}\n{BOTH}\n{DROP}\n\n# a comment\n{WALK}\n{BOTH_AGAIN}\n",
-        file::HEADER
-    );
-    std::fs::write(&path, text).unwrap();
-    path
+    positions_file(
+        dir,
+        "hand.txt",
+        &format!("{BOTH}\n{DROP}\n\n# a comment\n{WALK}\n{BOTH_AGAIN}\n"),
+    )
 }
 
 fn json(args: &[&str]) -> serde_json::Value {
@@ -353,12 +358,11 @@ fn tables_capped_below_each_position() {
     let tmp = tempfile::tempdir().unwrap();
     // The seeds interleaved (3, 4, 3, 4), so that the groups' answers must
     // be put back in the file's order.
-    let path = tmp.path().join("mixed.txt");
-    std::fs::write(
-        &path,
-        format!("{}\n{WALK}\n{BOTH}\n{BOTH_AGAIN}\n{DROP}\n", file::HEADER),
-    )
-    .unwrap();
+    let path = positions_file(
+        tmp.path(),
+        "mixed.txt",
+        &format!("{WALK}\n{BOTH}\n{BOTH_AGAIN}\n{DROP}\n"),
+    );
     let positions = path.to_str().unwrap();
     let args = |db: &str, below: &'static str| -> Vec<String> {
         [

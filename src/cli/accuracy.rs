@@ -4,6 +4,7 @@
 
 mod generate;
 
+use std::collections::BTreeMap;
 use std::io::IsTerminal;
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -331,17 +332,12 @@ fn run_benchmark(args: RunArgs) -> Result<()> {
     }
     // The positions by the level their tables stop at, each group searched
     // by an engine with those tables.
-    let mut groups: Vec<(u8, Vec<usize>)> = Vec::new();
+    let mut groups: BTreeMap<u8, Vec<usize>> = BTreeMap::new();
     for (i, j) in positions.iter().enumerate() {
-        let level = cap.level(j.seeds()).expect("positions within the cap");
-        match groups.iter_mut().find(|(k, _)| *k == level) {
-            Some((_, members)) => members.push(i),
-            None => groups.push((level, vec![i])),
+        if let Some(level) = cap.level(j.seeds()) {
+            groups.entry(level).or_default().push(i);
         }
     }
-    // The highest first: a level missing for it is found before anything
-    // runs (the others need fewer).
-    groups.sort_by_key(|&(k, _)| std::cmp::Reverse(k));
     let tc = time_control(&args);
     let bar = progress(positions.len(), args.quiet);
     let errors = std::sync::atomic::AtomicUsize::new(0);
@@ -355,7 +351,9 @@ fn run_benchmark(args: RunArgs) -> Result<()> {
     };
     let mut answers: Vec<Option<Answer>> = vec![None; positions.len()];
     let mut name = String::new();
-    for (level, members) in &groups {
+    // The highest first: a level missing for it is found before anything
+    // runs (the others need fewer).
+    for (level, members) in groups.iter().rev() {
         let factory = bar.suspend(|| engine(&args, *level))?;
         name = factory.name().to_string();
         let group: Vec<Judged> = members.iter().map(|&i| positions[i].clone()).collect();

@@ -110,10 +110,8 @@ fn build<G: tb::TableGame>(args: &BuildArgs, game: &G, dir: &Path) -> Result<()>
     if args.max_seeds > tb::index::MAX_SEEDS {
         return Err(tb::BuildError::TooManySeeds.into());
     }
-    let costs = Costs::new(rules, args.raw, threads).with_memory(
-        Some(tb::resident::usable_memory().unwrap_or(0)),
-        args.memory,
-    );
+    let costs = Costs::new(rules, args.raw, threads)
+        .with_memory(Some(tb::resident::usable_memory()), args.memory);
     let sizes: Vec<u64> = (0..=args.max_seeds).map(|n| rules.level_size(n)).collect();
     let present = estimate::present_levels(dir, rules, args.max_seeds);
     let plan = estimate::estimate(&sizes, &present, &costs);

@@ -7,6 +7,7 @@
 use std::path::Path;
 
 use super::file::TableFile;
+use super::resident::capture_reach;
 use super::rules::TableRules;
 use super::table_path;
 
@@ -68,9 +69,6 @@ const CAPTURES_BY_SEEDS: [f64; 19] = [
 /// of level 30 (`--memory 16GB`, which copied levels 27 and 28: 2.5 µs) and
 /// level 32 (`--memory 22GB`, no copies: 2.7 µs); see the manual's Results.
 pub const COMPACT_LOOKUP_SECONDS: f64 = 2.5e-6;
-
-/// The most seeds one move captures (six pits of 3).
-const MAX_CAPTURE: usize = 18;
 
 /// The format the levels are written in, as the estimate counts them.
 #[derive(Copy, Clone, Debug, PartialEq)]
@@ -140,11 +138,10 @@ impl Costs {
 
     /// The costs of a build here and now: the memory this machine has to
     /// spare and the limit
-    /// [`set_memory_limit`](super::resident::set_memory_limit) set. Where
-    /// the kernel does not say, none: the builder then copies nothing.
+    /// [`set_memory_limit`](super::resident::set_memory_limit) set.
     pub fn here(rules: TableRules, raw: bool, threads: usize) -> Costs {
         Costs::new(rules, raw, threads).with_memory(
-            Some(super::resident::usable_memory().unwrap_or(0)),
+            Some(super::resident::usable_memory()),
             super::resident::memory_limit(),
         )
     }
@@ -169,10 +166,10 @@ impl Costs {
         if !self.compact_lookups || (self.usable_bytes.is_none() && self.limit.is_none()) {
             return None;
         }
-        // The builder budgets its records alone (`working_memory`), not the
-        // pending bits and the payload counted in the peak.
-        let working = sizes[level] as f64 * super::build::RECORD as f64;
-        let reach = level.saturating_sub(MAX_CAPTURE)..level.saturating_sub(1);
+        // The builder budgets its records alone, not the pending bits and
+        // the payload counted in the printed state.
+        let working = super::build::working_memory(level) as f64;
+        let reach = capture_reach(level);
         let file = |l: usize| sizes[l] as f64 * self.disk_bytes_per_board;
         let raw = |l: usize| sizes[l] as f64 * self.read_bytes_per_board;
         let cap = |bytes: Option<u64>| bytes.map_or(f64::INFINITY, |b| b as f64);
@@ -205,10 +202,9 @@ impl Costs {
         let Some(copied) = self.copies(level, sizes) else {
             return (base, None);
         };
-        let reach = level.saturating_sub(MAX_CAPTURE)..level.saturating_sub(1);
         let mut lookups = 0.0;
-        let mut held = boards as f64 * super::build::RECORD as f64;
-        for lower in reach {
+        let mut held = super::build::working_memory(level) as f64;
+        for lower in capture_reach(level) {
             if copied.contains(&lower) {
                 held += sizes[lower] as f64 * self.read_bytes_per_board;
             } else {

@@ -30,6 +30,12 @@ const MIN_COPY_BYTES: usize = 32 << 20;
 /// rules that let it capture).
 const MAX_CAPTURE: usize = 18;
 
+/// The levels a capture from a board of `level` seeds lands in: a capture
+/// takes at least two seeds and at most [`MAX_CAPTURE`].
+pub fn capture_reach(level: usize) -> Range<usize> {
+    level.saturating_sub(MAX_CAPTURE)..level.saturating_sub(1)
+}
+
 /// The lower levels of a build, some of them copied into huge-page memory.
 pub struct Resident<'a> {
     tables: &'a Levels,
@@ -51,9 +57,7 @@ impl<'a> Resident<'a> {
         budget: u64,
         min_bytes: usize,
     ) -> Resident<'a> {
-        // A capture takes at least two seeds.
-        let reach = level.saturating_sub(MAX_CAPTURE)..level.saturating_sub(1);
-        Resident::reaching(tables, level, reach, budget, min_bytes)
+        Resident::reaching(tables, level, capture_reach(level), budget, min_bytes)
     }
 
     /// The levels below `level` that `tables` holds, copying those of
@@ -293,16 +297,19 @@ pub fn memory_limit() -> Option<u64> {
 /// more than the [memory limit](set_memory_limit) less the working memory.
 /// Zero where the kernel does not say.
 pub fn copy_budget(working: u64) -> u64 {
-    let machine = usable_memory().map_or(0, |usable| usable.saturating_sub(working));
-    machine.min(MEMORY_LIMIT.load(Ordering::Relaxed).saturating_sub(working))
+    usable_memory()
+        .saturating_sub(working)
+        .min(MEMORY_LIMIT.load(Ordering::Relaxed).saturating_sub(working))
 }
 
 /// The memory a build may fill now, whatever the limit: what the kernel
-/// reports available less a quarter of the machine's memory (`None` where
-/// the kernel does not say).
-pub fn usable_memory() -> Option<u64> {
-    let (available, total) = (meminfo("MemAvailable:")?, meminfo("MemTotal:")?);
-    Some(available.saturating_sub(total / 4))
+/// reports available less a quarter of the machine's memory (0 where the
+/// kernel does not say: no copies then).
+pub fn usable_memory() -> u64 {
+    match (meminfo("MemAvailable:"), meminfo("MemTotal:")) {
+        (Some(available), Some(total)) => available.saturating_sub(total / 4),
+        _ => 0,
+    }
 }
 
 #[cfg(test)]
