@@ -31,7 +31,7 @@ const MIN_COPY_BYTES: usize = 32 << 20;
 const MAX_CAPTURE: usize = 18;
 
 /// The levels a capture from a board of `level` seeds lands in: a capture
-/// takes at least two seeds and at most [`MAX_CAPTURE`].
+/// takes at least two seeds and at most 18 (six pits of three).
 pub fn capture_reach(level: usize) -> Range<usize> {
     level.saturating_sub(MAX_CAPTURE)..level.saturating_sub(1)
 }
