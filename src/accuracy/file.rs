@@ -187,6 +187,21 @@ mod tests {
     }
 
     #[test]
+    fn the_29_30_seed_set_reads() {
+        let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("databases/accuracy/abapa-29-30.txt");
+        let set = load(&path).unwrap();
+        assert_eq!(set.len(), 364);
+        assert!(set.iter().all(|j| j.at_stake()));
+        // The counts the manual quotes.
+        assert_eq!(set.iter().filter(|j| j.win_at_stake()).count(), 128);
+        assert_eq!(set.iter().filter(|j| j.loss_avoidable()).count(), 292);
+        for seeds in [29, 30] {
+            let level = set.iter().filter(|j| j.position.seeds_on_board() == seeds);
+            assert_eq!(level.count(), 182, "{seeds} seeds");
+        }
+    }
+
+    #[test]
     fn a_line_reads_back_as_written() {
         let j = parse_line(LINE).unwrap();
         assert_eq!((j.gm, j.gn, j.moves.len()), (12, 6, 3));
