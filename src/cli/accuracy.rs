@@ -147,6 +147,28 @@ impl Cap {
         }
     }
 
+    /// The flag that set the cap, as given.
+    fn flag(self) -> String {
+        match self {
+            Cap::Limit(k) => format!("--tb-limit {k}"),
+            Cap::Below(n) => format!("--tb-below {n}"),
+        }
+    }
+
+    /// The seeds of the positions searched, and of those skipped.
+    fn kept_and_skipped(self) -> (String, String) {
+        match self {
+            Cap::Limit(k) => (
+                format!("more than {k} seeds"),
+                format!("{k} seeds or fewer"),
+            ),
+            Cap::Below(n) => (
+                format!("{n} seeds or more"),
+                format!("fewer than {n} seeds"),
+            ),
+        }
+    }
+
     /// `tables 0..12`, `tables 4 levels below each position`.
     fn describe(self) -> String {
         match self {
@@ -306,29 +328,19 @@ fn run_benchmark(args: RunArgs) -> Result<()> {
         .cloned()
         .collect();
     let skipped = chosen.len() - above.len();
+    let (kept, left_out) = cap.kept_and_skipped();
     if above.is_empty() {
-        match cap {
-            Cap::Limit(k) => {
-                bail!("no position of {scope} has more than {k} seeds (--tb-limit {k})")
-            }
-            Cap::Below(n) => {
-                bail!("no position of {scope} has {n} seeds or more (--tb-below {n})")
-            }
-        }
+        bail!("no position of {scope} has {kept} ({})", cap.flag());
     }
     let positions = match args.limit {
         Some(n) => spread(&above, n as usize),
         None => above,
     };
     if skipped > 0 {
-        match cap {
-            Cap::Limit(k) => output::note(format_args!(
-                "{skipped} positions of {k} seeds or fewer skipped (--tb-limit {k})"
-            )),
-            Cap::Below(n) => output::note(format_args!(
-                "{skipped} positions of fewer than {n} seeds skipped (--tb-below {n})"
-            )),
-        }
+        output::note(format_args!(
+            "{skipped} positions of {left_out} skipped ({})",
+            cap.flag()
+        ));
     }
     // The positions by the level their tables stop at, each group searched
     // by an engine with those tables.
