@@ -404,7 +404,7 @@ fn tune_trains_a_network_the_engine_uses() {
 /// The shipped networks load, are the ones their README names, and play.
 #[test]
 fn the_shipped_networks_load_and_play() {
-    for name in ["abapa-24.nnue", "abapa-24-selfplay.nnue"] {
+    for name in ["abapa-24.nnue", "abapa-24-selfplay.nnue", "abapa-31.nnue"] {
         shipped_network_loads_and_plays(name);
     }
 }

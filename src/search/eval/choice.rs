@@ -11,9 +11,8 @@ use super::network_file::{NETWORK_MAGIC, NetworkFileError};
 use super::{EvalFileError, EvalParams};
 
 /// The network the engine evaluates with unless told otherwise:
-/// `databases/eval/abapa-24-selfplay.nnue`, built into the binary.
-const BUILTIN_NETWORK_FILE: &[u8] =
-    include_bytes!("../../../databases/eval/abapa-24-selfplay.nnue");
+/// `databases/eval/abapa-31.nnue`, built into the binary.
+const BUILTIN_NETWORK_FILE: &[u8] = include_bytes!("../../../databases/eval/abapa-31.nnue");
 
 /// [`BUILTIN_NETWORK_FILE`] read once, on first use.
 static BUILTIN: LazyLock<Network> = LazyLock::new(|| {
@@ -161,14 +160,13 @@ mod tests {
     #[test]
     fn the_built_in_network_is_the_shipped_file() {
         let root = Path::new(env!("CARGO_MANIFEST_DIR"));
-        let shipped =
-            EvalChoice::load(&root.join("databases/eval/abapa-24-selfplay.nnue")).unwrap();
+        let shipped = EvalChoice::load(&root.join("databases/eval/abapa-31.nnue")).unwrap();
         assert_eq!(shipped.network_in_use(), Some(builtin_network()));
         assert_eq!(
             EvalChoice::DEFAULT.network_in_use(),
             Some(builtin_network())
         );
-        assert_eq!(format!("{:08x}", builtin_network().checksum()), "01919965");
+        assert_eq!(format!("{:08x}", builtin_network().checksum()), "244fe3b5");
     }
 
     #[test]
