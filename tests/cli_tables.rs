@@ -180,7 +180,9 @@ fn a_missing_folder_is_an_error() {
     let tmp = tempfile::tempdir().unwrap();
     let gone = tmp.path().join("no-such-dir");
     let gone = gone.to_str().unwrap();
-    let needle = format!("{gone}: no such folder (build tables with `oware build --db {gone}`)");
+    let needle = format!(
+        "{gone}: no such folder (build tables with `oware build --max-seeds 16 --db {gone}`)"
+    );
     fails(&["stats", "--dir", gone], &needle);
     fails(&["verify", "--dir", gone], &needle);
     fails(

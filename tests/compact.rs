@@ -328,6 +328,36 @@ fn open_damaged(damage: impl FnOnce(&mut Vec<u8>)) -> String {
 }
 
 #[test]
+fn verify_checks_the_header_checksum_of_the_decoded_entries() {
+    let rules = TableRules::Oware(Variant::Abapa);
+    let p = pair(rules, 9);
+    let path = table_path(&p.compact, rules, 9);
+    let db = p.compact.to_str().unwrap();
+    let verify = || common::oware(&["verify", "--db", db, "--level", "9", "--sample", "50"]);
+    assert!(verify().status.success());
+    // The header's checksum of the raw entries (little-endian in the
+    // header's bytes): no block's own checksum covers it.
+    let table = open(&p.compact, rules, 9);
+    let crc = table.header().checksum.to_le_bytes();
+    drop(table);
+    let mut bytes = std::fs::read(&path).unwrap();
+    let at = bytes[..64]
+        .windows(4)
+        .position(|w| w == crc)
+        .expect("the checksum in the header");
+    bytes[at] ^= 0x10;
+    std::fs::write(&path, &bytes).unwrap();
+    assert!(TableFile::open(&path, rules, 9, true).is_ok());
+    let out = verify();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert!(
+        err.contains("abapa-09.owt: checksum mismatch (header"),
+        "{err}"
+    );
+}
+
+#[test]
 fn a_damaged_block_is_named_and_refused() {
     // A bit of the data, well inside the last chunk.
     let err = open_damaged(|b| {
@@ -368,6 +398,13 @@ fn damaged_index_truncated_files_and_padding_are_refused() {
         err.contains("checksum mismatch") || err.contains("model"),
         "{err}"
     );
+    // The zero padding between the header and its 64-byte frame's end.
+    let err = open_damaged(|b| {
+        let len = u32::from_le_bytes(b[8..12].try_into().unwrap()) as usize;
+        assert!(12 + len < header_end(b), "no padding to damage");
+        b[12 + len] = 0x20;
+    });
+    assert!(err.contains("damaged padding after the header"), "{err}");
     let err = open_damaged(|b| b.truncate(b.len() / 2));
     assert!(err.contains("truncated"), "{err}");
     let err = open_damaged(|b| {

@@ -382,3 +382,89 @@ fn a_damaged_table_is_left_closed_by_the_search_and_named() {
         assert!(err.contains("levels 0..5 of abapa"), "{command}: {err}");
     }
 }
+
+#[test]
+fn out_of_range_options_are_refused_in_one_line() {
+    let book = tempfile::tempdir().unwrap();
+    let out = book.path().join("b.owb");
+    let out = out.to_str().unwrap();
+    let long = "4-".repeat(500);
+    for (args, needle) in [
+        (&["show", long.as_str()][..], "(1000 characters)"),
+        (
+            &["perft", "--depth", "2", "--threads", "100000"],
+            "not in 1..=256",
+        ),
+        (
+            &["perft", "--depth", "2", "--threads", "0"],
+            "not in 1..=256",
+        ),
+        (&["verify", "--threads", "300"], "not in 1..=256"),
+        (
+            &["bestmove", "--no-db", "--book-margin=-1"],
+            "not in 0..=48 seeds",
+        ),
+        (
+            &["bestmove", "--no-db", "--book-margin", "NaN"],
+            "not in 0..=48 seeds",
+        ),
+        (
+            &["bestmove", "--no-db", "--book-margin", "inf"],
+            "not in 0..=48 seeds",
+        ),
+        (
+            &[
+                "book",
+                "build",
+                "--out",
+                out,
+                "--positions",
+                "3",
+                "--save-every",
+                "0",
+            ],
+            "--save-every",
+        ),
+    ] {
+        fails(args, needle);
+    }
+}
+
+#[cfg(unix)]
+#[test]
+fn a_level_that_is_not_a_regular_file_is_named_not_waited_on() {
+    let tables = tempfile::tempdir().unwrap();
+    build(tables.path(), "4");
+    let level = tables.path().join("abapa-03.owt");
+    let db = tables.path().to_str().unwrap();
+    // A pipe, which opening would wait on for a writer, then a folder.
+    std::fs::remove_file(&level).unwrap();
+    let made = Command::new("mkfifo").arg(&level).status().unwrap();
+    assert!(made.success());
+    for kind in ["pipe", "folder"] {
+        if kind == "folder" {
+            std::fs::remove_file(&level).unwrap();
+            std::fs::create_dir(&level).unwrap();
+        }
+        for args in [
+            vec!["probe", "0-0-0-0-0-1-0-0-0-0-1-1-22-23-S", "--db", db],
+            vec!["verify", "--db", db],
+            vec!["stats", "--db", db],
+        ] {
+            let mut child = Command::new(env!("CARGO_BIN_EXE_oware"))
+                .args(&args)
+                .stdout(Stdio::null())
+                .stderr(Stdio::piped())
+                .spawn()
+                .unwrap();
+            let status = wait_within(&mut child, std::time::Duration::from_secs(20), "oware");
+            let mut err = String::new();
+            std::io::Read::read_to_string(&mut child.stderr.take().unwrap(), &mut err).unwrap();
+            assert_eq!(status.code(), Some(2), "{kind}, {args:?}: {err}");
+            assert!(
+                err.contains("abapa-03.owt: not a regular file"),
+                "{kind}, {args:?}: {err}"
+            );
+        }
+    }
+}

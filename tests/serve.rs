@@ -382,6 +382,16 @@ fn resigning_and_draws_by_offer_and_acceptance() {
         json!({"winner": "S", "reason": "resigned", "stores": [0, 0]})
     );
     assert_eq!(s["winner"], "S");
+    // The record says how it ended, who won, and the stores.
+    let (_, ogn) = server.get(&format!("/api/ogn/{id}"));
+    for tag in [
+        "[Result \"0-0\"]",
+        "[Termination \"resigned\"]",
+        "[Winner \"South\"]",
+    ] {
+        assert!(ogn.contains(tag), "{tag} in {ogn}");
+    }
+    assert!(ogn.contains("1. F 0-0"), "{ogn}");
     assert_eq!(server.play(&id, "a", &north).0, 400);
     let (status, _) = server.post(&format!("/api/games/{id}/resign"), json!({"token": south}));
     assert_eq!(status, 400);

@@ -499,6 +499,49 @@ fn a_failed_write_keeps_the_old_file_and_leaves_no_temporary() {
     assert_eq!(std::fs::read(&path).unwrap(), before);
 }
 
+#[test]
+fn impossible_values_under_a_fitting_checksum_are_named_not_counted() {
+    // Each case: rules, and the bytes written over board 5's entry.
+    for (variant, entry) in [
+        (Variant::Abapa, &[255u8, 0][..]),
+        (Variant::Abapa, &[4, 3]),
+        (Variant::Awari, &[100]),
+        (Variant::Awari, &[7]),
+        (Variant::Awari, &[0x80]),
+    ] {
+        let dir = tempfile::tempdir().unwrap();
+        build_raw_quiet(dir.path(), variant, 6);
+        let path = table_path(dir.path(), variant, 6);
+        let file = TableFile::open(&path, variant, 6, true).unwrap();
+        let (mut header, mut payload) = (file.header().clone(), file.payload().to_vec());
+        let before = oware::tb::LevelStats::of_file(6, variant.into(), &file).unwrap();
+        assert_eq!(before.impossible, 0);
+        drop(file);
+        payload[5 * entry.len()..6 * entry.len()].copy_from_slice(entry);
+        header.checksum = oware::tb::file::checksum(&payload);
+        oware::tb::file::write_table(&path, &header, |out| out.write_all(&payload)).unwrap();
+        // The checksum fits: opening passes, counting does not.
+        let file = TableFile::open(&path, variant, 6, true).unwrap();
+        let err = oware::tb::LevelStats::of_file(6, variant.into(), &file)
+            .unwrap_err()
+            .to_string();
+        assert!(
+            err.contains("abapa-06.owt") || err.contains("awari-06.owt"),
+            "{err}"
+        );
+        assert!(
+            err.contains("values no board of 6 seeds can have (1 boards)"),
+            "{variant:?} {entry:?}: {err}"
+        );
+        drop(file);
+        // A build run again takes the level for damaged and solves it anew.
+        build_raw_quiet(dir.path(), variant, 6);
+        let file = TableFile::open(&path, variant, 6, true).unwrap();
+        let after = oware::tb::LevelStats::of_file(6, variant.into(), &file).unwrap();
+        assert_eq!(after, before, "{variant:?} {entry:?}");
+    }
+}
+
 /// Flips a few payload bytes of the table of `level` at `path`, keeping
 /// its size and header.
 fn damage_payload(path: &Path, level: usize) {
@@ -587,7 +630,9 @@ fn a_missing_folder_is_an_error() {
         assert!(matches!(err, TableError::NoFolder(_)), "{err:?}");
         let message = err.to_string();
         assert!(
-            message.contains("no-such-dir: no such folder (build tables with `oware build --db"),
+            message.contains(
+                "no-such-dir: no such folder (build tables with `oware build --max-seeds 16 --db"
+            ),
             "{message}"
         );
     }

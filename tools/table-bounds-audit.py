@@ -5,7 +5,7 @@ Reads the OGN records `oware match --ogn FILE` writes (Abapa), replays each
 game with `oware show --trace`, and probes every position the tables hold
 with `oware probe --json`. At such a position the side to move is
 guaranteed `store + gM` seeds at the end whatever the opponent does
-(RULES.md: a table entry is the pair of guarantees). The script reports:
+(docs/src/rules.md: a table entry is the pair of guarantees). The script reports:
 
 - positions where the mover could not lose (guaranteed >= 24) and lost,
   or had a sure win (>= 25) and did not win;
@@ -21,8 +21,9 @@ A game the rules ended is judged by its stores; one ended otherwise (on
 time, by a fault, by adjudication or the ply cap) by its Winner tag, and
 "ended below its guarantee" is not counted for it.
 
-The guarantees hold for a fresh history (RULES.md §4): only positions at
-the start of the record or right after a capture are counted.
+The guarantees hold for a fresh history (docs/src/rules.md, "What a table
+entry means"): only positions at the start of the record or right after a
+capture are counted.
 
 Usage: tools/table-bounds-audit.py --oware target/release/oware \
            --db DIR [--max-level 24] [--json] RECORDS.ogn [...]
@@ -104,7 +105,7 @@ def audit_game(oware, db, max_level, tags, moves):
     stores = None
     for state in states:
         # The tables' guarantees hold for a fresh history: at the start, and
-        # right after a capture (RULES.md §4); elsewhere a repetition may cut
+        # right after a capture (docs/src/rules.md); elsewhere a repetition may cut
         # a forcing line short.
         fresh = stores is None or state["stores"] != stores
         stores = state["stores"]

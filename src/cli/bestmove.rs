@@ -42,7 +42,7 @@ pub struct SearchArgs {
     #[arg(long, conflicts_with = "book")]
     pub no_book: bool,
     /// How much worse than the book's best a book move may be, in seeds.
-    #[arg(long, default_value_t = 0.2, value_name = "SEEDS")]
+    #[arg(long, default_value_t = 0.2, value_name = "SEEDS", value_parser = parse_margin)]
     pub book_margin: f64,
     #[command(flatten)]
     pub engine: EngineArgs,
@@ -158,4 +158,16 @@ fn search_and_print<G: SearchGame>(
         output::line(format_args!("bestmove {best}"));
     }
     Ok(())
+}
+
+/// `--book-margin`: seeds, 0 to 48.
+fn parse_margin(s: &str) -> Result<f64, String> {
+    let seeds: f64 = s
+        .parse()
+        .map_err(|_| format!("{s:?} is not a number of seeds"))?;
+    if (0.0..=48.0).contains(&seeds) {
+        Ok(seeds)
+    } else {
+        Err(format!("{s} is not in 0..=48 seeds"))
+    }
 }

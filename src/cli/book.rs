@@ -51,8 +51,8 @@ struct BuildBookArgs {
     #[arg(long, default_value_t = 64)]
     hash: usize,
     /// Save the book every this many expansions.
-    #[arg(long, default_value_t = 20)]
-    save_every: usize,
+    #[arg(long, default_value_t = 20, value_parser = clap::value_parser!(u64).range(1..))]
+    save_every: u64,
     /// No progress bar.
     #[arg(long)]
     quiet: bool,

@@ -24,9 +24,9 @@ Which --max-seeds (Abapa, 2 threads; measured on 2 cores, 24 GB):
   16  seconds
   20  about a minute
   24  about 6 minutes, 2.3 GB raw, about 0.6 GB compact (the search's default --tb-limit)
-  30  about 80 minutes, 5.1 GB compact (19 GB raw), 16 GB of memory with --memory 16GB
-  31  about 55 minutes more, 1.95 GB more compact, 19.5 GB of memory with --memory 22GB
-  32  about 2 hours more, 2.6 GB more compact, 21.3 GB of memory with --memory 22GB
+  30  about 80 minutes, 5.0 GB compact (19 GB raw), 16 GB of memory with --memory 16GB
+  31  about 55 minutes more, 1.9 GB more compact, 19.9 GB of memory with --memory 22GB
+  32  about 2 hours more, 2.5 GB more compact, 19.8 GB of memory with --memory 22GB
 
 Before it starts, the build prints an estimate of the boards, disk, peak
 memory and time of the levels still to build, and refuses (unless --force)
@@ -44,19 +44,19 @@ pub struct BuildArgs {
     #[arg(long, visible_alias = "dir", value_name = "DIR")]
     db: Option<PathBuf>,
     /// Write the levels raw (2 bytes a board) instead of compact (about
-    /// 4.0 to 4.1 bits a board); `oware compress` converts them later.
+    /// 4.0 to 4.15 bits a board); `oware compress` converts them later.
     #[arg(long)]
     raw: bool,
     /// The most memory the build may take, as `16GB`, `12GiB` or `9000MB`
     /// (default: what the machine has available, less a quarter). Each
-    /// level needs its own state (3 bytes a board: 8.2 GB at level 30); the
+    /// level needs its own state (about 3⅛ bytes a board: 8.6 GB at level 30); the
     /// rest goes to copies of the lower levels, which make it faster. (For
     /// Mancala's tables the lower levels are always decoded whole, whatever
     /// the limit.)
     #[arg(long, value_name = "SIZE", value_parser = parse_memory)]
     memory: Option<u64>,
     /// Worker threads (default: every core).
-    #[arg(long)]
+    #[arg(long, value_parser = super::common::parse_threads)]
     threads: Option<usize>,
     /// No progress bars.
     #[arg(long)]

@@ -66,7 +66,8 @@ pub struct EngineArgs {
 #[derive(Args, Clone)]
 pub struct RulesArgs {
     /// Rule set: abapa, grand-slam-forbidden, capture-and-end,
-    /// capture-to-win, awari or mancala (Arabic Mancala, RULES.md §7).
+    /// capture-to-win, awari or mancala (Arabic Mancala; the manual's rules
+    /// chapter has them all).
     #[arg(long, default_value = "abapa")]
     pub rules: RuleSet,
     /// Seeds a house at the start: 3 (the default), 4, 5 or 7 for mancala;
@@ -130,7 +131,19 @@ impl RulesArgs {
 pub fn parse_position(text: Option<&str>) -> Result<Position> {
     match text {
         None | Some("startpos") => Ok(Position::START),
-        Some(s) => s.parse().with_context(|| format!("bad position '{s}'")),
+        Some(s) => s
+            .parse()
+            .with_context(|| format!("bad position '{}'", shortened(s))),
+    }
+}
+
+/// `text` as an error message quotes it: whole up to 60 characters, else
+/// its first 60 and how long it was.
+pub fn shortened(text: &str) -> String {
+    const SHOWN: usize = 60;
+    match text.char_indices().nth(SHOWN) {
+        None => text.to_string(),
+        Some((cut, _)) => format!("{}… ({} characters)", &text[..cut], text.chars().count()),
     }
 }
 
@@ -168,6 +181,12 @@ pub fn limits_from(depth: Option<u32>, movetime: Option<u64>, default_ms: u64) -
 
 /// A rayon pool of `threads` threads (every core when `None`).
 pub fn thread_pool(threads: Option<usize>) -> Result<rayon::ThreadPool> {
+    if let Some(n) = threads {
+        anyhow::ensure!(
+            (1..=MAX_THREADS).contains(&n),
+            "{n} worker threads: give 1..={MAX_THREADS}"
+        );
+    }
     rayon::ThreadPoolBuilder::new()
         .num_threads(threads.unwrap_or(0))
         .spawn_handler(|thread| {
@@ -181,6 +200,22 @@ pub fn thread_pool(threads: Option<usize>) -> Result<rayon::ThreadPool> {
         })
         .build()
         .context("cannot start worker threads")
+}
+
+/// The most worker threads a command starts (as for the search's
+/// `--threads`).
+pub const MAX_THREADS: usize = 256;
+
+/// `--threads` of the commands with a worker pool: 1..=[`MAX_THREADS`].
+pub fn parse_threads(s: &str) -> Result<usize, String> {
+    let n: usize = s
+        .parse()
+        .map_err(|_| format!("{s:?} is not a number of threads"))?;
+    if (1..=MAX_THREADS).contains(&n) {
+        Ok(n)
+    } else {
+        Err(format!("{n} is not in 1..={MAX_THREADS}"))
+    }
 }
 
 /// When a search's compact tables are decoded into memory (see
@@ -217,8 +252,9 @@ pub fn search_tables(
     let (dir, asked) = table_folder(args.db.as_ref());
     if !asked && !dir.is_dir() {
         output::note(format_args!(
-            "tables: none ({} not found; `oware build` makes them)",
-            dir.display()
+            "tables: none ({} not found; {})",
+            dir.display(),
+            build_hint(&dir, false)
         ));
         return Ok(None);
     }
@@ -313,7 +349,7 @@ pub fn mancala_tables(
     let dir = mancala::tables::search_folder(&dir, asked);
     if !asked && !dir.is_dir() {
         output::note(format_args!(
-            "tables: none ({} not found; `oware build --rules mancala` makes them)",
+            "tables: none ({} not found; `oware build --rules mancala --max-seeds 20` builds them)",
             dir.display()
         ));
         return Ok(None);

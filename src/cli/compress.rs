@@ -32,7 +32,7 @@ pub struct CompressArgs {
     #[arg(long, default_value_t = 64, value_parser = parse_block_bytes, value_name = "BYTES")]
     block_bytes: usize,
     /// Worker threads (default: every core).
-    #[arg(long)]
+    #[arg(long, value_parser = super::common::parse_threads)]
     threads: Option<usize>,
     /// Print one JSON object when done.
     #[arg(long)]

@@ -26,7 +26,7 @@ pub struct PerftArgs {
     #[arg(long)]
     divide: bool,
     /// Worker threads (default: every core).
-    #[arg(long)]
+    #[arg(long, value_parser = super::common::parse_threads)]
     threads: Option<usize>,
     /// Print one JSON object.
     #[arg(long)]

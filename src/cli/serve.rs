@@ -72,8 +72,9 @@ fn open_tables(given: Option<&PathBuf>) -> Result<HashMap<Variant, Arc<tb::Table
             anyhow::bail!("the table folder {} does not exist", dir.display());
         }
         output::note(format_args!(
-            "tables: none ({} not found; `oware build` makes them)",
-            dir.display()
+            "tables: none ({} not found; {})",
+            dir.display(),
+            super::common::build_hint(&dir, false)
         ));
         return Ok(found);
     }

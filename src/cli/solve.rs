@@ -44,7 +44,7 @@ pub struct SolveArgs {
     /// Worker threads: the first moves are solved in parallel; with
     /// --value-only the other threads help the one proving the value
     /// (default: every core).
-    #[arg(long)]
+    #[arg(long, value_parser = super::common::parse_threads)]
     threads: Option<usize>,
     /// Solve the position's value only, not each first move's.
     #[arg(long)]
@@ -143,7 +143,7 @@ pub fn run(args: SolveArgs) -> Result<()> {
             let level = tables.level();
             if tables.complete_up_to().is_none() {
                 bail!(
-                    "{}: no Mancala tables of the {} convention (`oware build --rules mancala{} --db {}` makes them)",
+                    "{}: no Mancala tables of the {} convention (`oware build --rules mancala{} --max-seeds 20 --db {}` builds them)",
                     dir.display(),
                     rules.capture_name(),
                     if rules.empty_capture {

@@ -51,7 +51,7 @@ pub fn run(
             }
             if t.complete_up_to().is_none() {
                 bail!(
-                    "{}: no race tables for {total} seeds (`oware build --rules mancala --race --start-seeds K --db {}` makes them)",
+                    "{}: no race tables for {total} seeds (`oware build --rules mancala --race --start-seeds K --max-seeds 22 --db {}` builds them)",
                     dir.display(),
                     dir.display()
                 );

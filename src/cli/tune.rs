@@ -58,7 +58,7 @@ pub struct TuneArgs {
     #[arg(long, default_value_t = 1)]
     pub(super) seed: u64,
     /// Threads for the self-play games (default: every core).
-    #[arg(long)]
+    #[arg(long, value_parser = super::common::parse_threads)]
     threads: Option<usize>,
     /// Hash MiB of each self-play engine.
     #[arg(long, default_value_t = 16, value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(1..=4096))]
@@ -167,8 +167,9 @@ fn gather(args: &TuneArgs, params: EvalChoice, show: bool) -> Result<DataSet> {
         let (dir, asked) = table_folder(args.db.as_ref());
         if !asked && !dir.is_dir() {
             output::note(format_args!(
-                "tables: none ({} not found; `oware build` makes them)",
-                dir.display()
+                "tables: none ({} not found; {})",
+                dir.display(),
+                super::common::build_hint(&dir, false)
             ));
             None
         } else {

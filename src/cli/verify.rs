@@ -29,7 +29,7 @@ pub struct VerifyArgs {
     #[arg(long, value_name = "K")]
     sample: Option<u64>,
     /// Worker threads (default: every core).
-    #[arg(long)]
+    #[arg(long, value_parser = super::common::parse_threads)]
     threads: Option<usize>,
     /// Print one JSON object when done.
     #[arg(long)]

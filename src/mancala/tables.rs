@@ -173,7 +173,7 @@ pub fn none_found(dir: &Path, rules: MancalaRules) -> String {
         ));
     } else {
         out.push_str(&format!(
-            " (`oware build --rules mancala{flags} --db {}` makes them)",
+            " (`oware build --rules mancala{flags} --max-seeds 20 --db {}` builds them)",
             dir.display()
         ));
     }

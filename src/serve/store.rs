@@ -187,7 +187,9 @@ impl Store {
         conn.pragma_update(None, "synchronous", "NORMAL")?;
         conn.pragma_update(None, "foreign_keys", "ON")?;
         conn.busy_timeout(std::time::Duration::from_secs(5))?;
-        migrate(&conn).with_context(|| format!("cannot set up the database {}", path.display()))?;
+        migrate(&conn)
+            .and_then(|()| check_layout(&conn))
+            .with_context(|| format!("cannot set up the database {}", path.display()))?;
         Ok(Store {
             conn: Arc::new(Mutex::new(conn)),
             path,
@@ -443,6 +445,38 @@ fn migrate(conn: &Connection) -> Result<()> {
     Ok(())
 }
 
+/// The tables and columns of `conn`'s database, by `sqlite_schema`.
+fn columns(conn: &Connection) -> Result<std::collections::BTreeSet<(String, String)>> {
+    let mut tables = conn.prepare("SELECT name FROM sqlite_schema WHERE type = 'table'")?;
+    let names: Vec<String> = tables
+        .query_map([], |r| r.get(0))?
+        .collect::<rusqlite::Result<_>>()?;
+    let mut out = std::collections::BTreeSet::new();
+    for table in names {
+        let mut info = conn.prepare("SELECT name FROM pragma_table_info(?1)")?;
+        for column in info.query_map([&table], |r| r.get::<_, String>(0))? {
+            out.insert((table.clone(), column?));
+        }
+    }
+    Ok(out)
+}
+
+/// Checks that a database of [`SCHEMA_VERSION`] has the tables and columns
+/// that version makes (those of a new database built by [`migrate`]): a
+/// file of the right version but another layout is refused at the start
+/// rather than failing every request.
+fn check_layout(conn: &Connection) -> Result<()> {
+    let fresh = Connection::open_in_memory()?;
+    migrate(&fresh)?;
+    let have = columns(conn)?;
+    if let Some((table, column)) = columns(&fresh)?.into_iter().find(|c| !have.contains(c)) {
+        anyhow::bail!(
+            "it has schema version {SCHEMA_VERSION} but no column {table}.{column}: not a database this server wrote"
+        );
+    }
+    Ok(())
+}
+
 /// Writes the clocks' state (nothing for a game without clocks).
 fn set_clock(conn: &Connection, id: &str, clock: Option<&ClockRow>) -> rusqlite::Result<()> {
     if let Some(c) = clock {
@@ -625,5 +659,33 @@ mod tests {
             format!("{err:#}").contains(&format!("schema version {}", SCHEMA_VERSION + 1)),
             "{err:#}"
         );
+    }
+
+    #[test]
+    fn a_database_of_this_version_without_its_tables_is_refused() {
+        // Each case: a file claiming the current version, with a layout of
+        // its own; the column the message names is one it lacks.
+        let cases = [
+            ("CREATE TABLE other (x INTEGER);", "games."),
+            (
+                "CREATE TABLE games (id TEXT PRIMARY KEY); CREATE TABLE moves (game_id TEXT);",
+                "games.",
+            ),
+        ];
+        for (layout, missing) in cases {
+            let dir = tempfile::tempdir().unwrap();
+            let conn = Connection::open(dir.path().join("games.sqlite")).unwrap();
+            conn.execute_batch(layout).unwrap();
+            conn.pragma_update(None, "user_version", SCHEMA_VERSION)
+                .unwrap();
+            drop(conn);
+            let err = format!("{:#}", Store::open(dir.path()).err().unwrap());
+            assert!(err.contains("not a database this server wrote"), "{err}");
+            assert!(err.contains(&format!("no column {missing}")), "{err}");
+        }
+        // A database this server made passes the same check.
+        let dir = tempfile::tempdir().unwrap();
+        drop(Store::open(dir.path()).unwrap());
+        assert!(Store::open(dir.path()).is_ok());
     }
 }

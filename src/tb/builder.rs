@@ -247,6 +247,10 @@ pub struct LevelStats {
     pub exact: u64,
     /// Boards by gM (Abapa) or by score + 48 (Awari, Mancala).
     pub histogram: Vec<u64>,
+    /// Boards holding a value no board of the level can have (gM + gN
+    /// above the seeds, an Awari score beyond them, a Mancala score beyond
+    /// ±48): a damaged file's, counted apart from the histogram.
+    pub impossible: u64,
 }
 
 impl LevelStats {
@@ -272,11 +276,17 @@ impl LevelStats {
             .reduce(|| LevelStats::empty(rules), LevelStats::join)
     }
 
-    /// [`LevelStats::of`] the level `table` holds, read chunk by chunk.
-    pub fn of_file(level: usize, rules: TableRules, table: &TableFile) -> LevelStats {
+    /// [`LevelStats::of`] the level `table` holds, read chunk by chunk; a
+    /// value no board of the level can have (a file whose checksum was
+    /// made to fit damaged entries) is an error naming the file.
+    pub fn of_file(
+        level: usize,
+        rules: TableRules,
+        table: &TableFile,
+    ) -> Result<LevelStats, TableError> {
         let encoding = table.header().encoding;
         let width = encoding.bytes_per_board();
-        table.fold_entries(
+        let stats = table.fold_entries(
             || LevelStats::empty(rules),
             |mut s, run| {
                 for r in 0..(run.len() / width) as u64 {
@@ -285,7 +295,17 @@ impl LevelStats {
                 s
             },
             LevelStats::join,
-        )
+        );
+        if stats.impossible > 0 {
+            return Err(TableError::Corrupt {
+                path: table.path().to_path_buf(),
+                reason: format!(
+                    "values no board of {level} seeds can have ({} boards): the file is damaged (delete it and build the level again)",
+                    stats.impossible
+                ),
+            });
+        }
+        Ok(stats)
     }
 
     fn empty(rules: TableRules) -> LevelStats {
@@ -297,22 +317,49 @@ impl LevelStats {
         LevelStats {
             exact: 0,
             histogram: vec![0; bins],
+            impossible: 0,
         }
     }
 
     #[inline]
     fn count(&mut self, level: usize, rules: TableRules, v: Value) {
         if rules.encoding() == Encoding::Score {
-            self.exact += 1;
-            self.histogram[(i16::from(v.score()) + 48) as usize] += 1;
+            // `Value::score` widened (a byte of 0x80 is -128, which
+            // `Value::score` would overflow on).
+            let score = i16::from(v.mover) - i16::from(v.opponent);
+            let bin = usize::try_from(score + 48)
+                .ok()
+                .and_then(|b| self.histogram.get_mut(b));
+            match (rules, bin) {
+                // A race entry packs two counts in its byte: binned when it
+                // reads as a score, never impossible.
+                (TableRules::MancalaRace { .. }, bin) => {
+                    self.exact += 1;
+                    if let Some(boards) = bin {
+                        *boards += 1;
+                    }
+                }
+                // Awari's score is a difference of the seeds on the board.
+                (TableRules::Oware(_), _) if usize::from(score.unsigned_abs()) > level => {
+                    self.impossible += 1;
+                }
+                (_, Some(boards)) => {
+                    *boards += 1;
+                    self.exact += 1;
+                }
+                (_, None) => self.impossible += 1,
+            }
+        } else if usize::from(v.mover) + usize::from(v.opponent) > level {
+            self.impossible += 1;
         } else {
             self.exact += u64::from(v.is_exact(level as u8));
-            self.histogram[v.mover as usize] += 1;
+            self.histogram[usize::from(v.mover)] += 1;
         }
     }
 
     fn join(mut self, other: LevelStats) -> LevelStats {
         self.exact += other.exact;
+        self.impossible += other.impossible;
         self.histogram
             .iter_mut()
             .zip(&other.histogram)
@@ -581,13 +628,15 @@ pub fn build_levels_as<G: TableGame>(
         // A complete, valid file from an earlier run is kept. A damaged or
         // partial one (never visible under its final name, but possibly
         // corrupted later) is rebuilt; a table of other rules is an error.
-        match TableFile::open(&path, rules, level, true) {
-            Ok(_) => {
+        // Its values are counted through a map of its own, dropped with
+        // the pages the counting read (they would count in the resident
+        // memory of the levels still to build); a file whose values no
+        // board can have is damaged too.
+        let kept = TableFile::open(&path, rules, level, true)
+            .and_then(|file| LevelStats::of_file(level, rules, &file));
+        match kept {
+            Ok(stats) => {
                 levels.load(level, false)?;
-                let stats = LevelStats::of_file(level, rules, levels.loaded(level));
-                // Counting read every page: let them go, or they count in
-                // the resident memory of the levels still to build.
-                levels.loaded(level).release_pages();
                 let summary = LevelSummary {
                     level,
                     boards: rules.level_size(level),
@@ -676,4 +725,33 @@ pub fn build_levels_as<G: TableGame>(
         summaries.push(summary);
     }
     Ok(summaries)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_race_entry_is_never_counted_impossible() {
+        // A race byte packs a win count and a draw band (`win | band << 5`),
+        // so it may read as a score beyond any level's; Awari's may not.
+        let race = TableRules::MancalaRace {
+            empty_capture: false,
+            total: 40,
+        };
+        let awari = TableRules::Oware(crate::Variant::Awari);
+        for (rules, byte, impossible) in [
+            (race, 0x31u8, 0),
+            (race, 0x80, 0),
+            (race, 0xFF, 0),
+            (awari, 0x31, 1),
+            (awari, 0x80, 1),
+            (awari, 3, 0),
+        ] {
+            let mut s = LevelStats::empty(rules);
+            s.count(6, rules, Value::from_score(byte as i8));
+            assert_eq!(s.impossible, impossible, "{rules} {byte:#x}");
+            assert_eq!(s.exact, 1 - impossible, "{rules} {byte:#x}");
+        }
+    }
 }

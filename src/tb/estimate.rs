@@ -19,12 +19,14 @@ pub const MEASURED_THREADS: usize = 2;
 
 /// Bytes of working state a board of the level being built (the solver's
 /// three-byte records, the pending bits and the payload they are compacted
-/// into: 8.2 GB for level 30's 2.74 G boards, rounded up).
+/// into: 3 bytes and the pending bits, rounded up; 8.6 GB for level 30's
+/// 2.74 G boards).
 pub const RECORD_BYTES_PER_BOARD: f64 = 3.125;
 
 /// Bits a board of a compact level, rounded up (Abapa's levels 0..30 in
 /// format version 3: 4.17 in all, 4.22 at level 30, measured 2026-12-04;
-/// version 4 takes 0.06 to 0.09 less, 4.11 at level 29, 2026-12-05).
+/// version 4 takes 0.06 to 0.09 less, 4.11 at level 29, 2026-12-05, and
+/// 4.15 at levels 31 and 32).
 pub const COMPACT_BITS_PER_BOARD: f64 = 4.2;
 
 /// Boards a second of level `level` with [`MEASURED_THREADS`] threads on

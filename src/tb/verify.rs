@@ -64,7 +64,7 @@ pub fn verify_game_level<G: TableGame>(
     bar: &ProgressBar,
 ) -> Result<u64, VerifyError> {
     let table = levels.require(level)?;
-    table.verify_checksum()?;
+    table.verify_decoded()?;
     if let Some(missing) = (0..level).find(|&l| !levels.has_level(l)) {
         return Err(VerifyError::NeedsLower { level, missing });
     }
@@ -140,7 +140,7 @@ pub fn levels_stats(levels: &Levels) -> Result<Vec<LevelReport>, TableError> {
         .map(|level| {
             let table = levels.require(level)?;
             table.verify_checksum()?;
-            let s = LevelStats::of_file(level, rules, table);
+            let s = LevelStats::of_file(level, rules, table)?;
             let histogram = s
                 .histogram
                 .iter()

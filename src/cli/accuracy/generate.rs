@@ -51,7 +51,7 @@ pub struct GenerateArgs {
     #[arg(long, default_value_t = 100_000)]
     max_games: usize,
     /// Games played at once (default: every core).
-    #[arg(long)]
+    #[arg(long, value_parser = crate::cli::common::parse_threads)]
     jobs: Option<usize>,
 }
 

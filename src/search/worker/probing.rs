@@ -180,7 +180,6 @@ impl Worker<'_, Oware> {
                 continue;
             }
             let v = tables.value_at(level, rank(&board, level));
-            // The child's opponent is the mover here.
             // The child's opponent is the mover here: what the tables
             // promise it, as a result (a sure win, a sure draw at least, or
             // neither); the move's own order ranks moves of one class.

@@ -44,14 +44,38 @@ pub(super) async fn ogn(
         }
         None => ("oware serve".to_string(), "-".to_string()),
     };
-    let record = live.game.record(&[
+    let mut tags = vec![
         ("Event", event.as_str()),
         ("Round", round.as_str()),
         ("Date", date.as_str()),
         ("South", south.as_str()),
         ("North", north.as_str()),
         ("Game", live.id.as_str()),
-    ]);
+    ];
+    // A game ended off the board (resigned, agreed drawn, lost on time)
+    // says how and who won, as `oware match` records do, and its Result
+    // gives the stores then.
+    let off_board = live.ending.filter(|_| live.game.outcome().is_none());
+    if let Some(end) = off_board {
+        tags.push(("Termination", end.reason));
+        tags.push((
+            "Winner",
+            match end.winner {
+                Some(crate::Side::South) => "South",
+                Some(crate::Side::North) => "North",
+                None => "draw",
+            },
+        ));
+    }
+    let mut record = live.game.record(&tags);
+    if off_board.is_some() {
+        let [s, n] = live.game.stores();
+        for (k, v) in &mut record.tags {
+            if k == "Result" {
+                *v = format!("{s}-{n}");
+            }
+        }
+    }
     Ok((
         [(header::CONTENT_TYPE, "text/plain; charset=utf-8")],
         Body::from(record.to_string()),

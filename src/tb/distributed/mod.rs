@@ -166,7 +166,7 @@ fn build_ranks(
                 tables.load(level, false)?;
                 let summary = if root {
                     let table = tables.table(level).expect("loaded");
-                    let stats = LevelStats::of_file(level, opts.variant.into(), table);
+                    let stats = LevelStats::of_file(level, opts.variant.into(), table)?;
                     LevelSummary {
                         stats,
                         ..skipped(level)

@@ -14,6 +14,7 @@ pub(super) fn local_stats(n: usize, variant: Variant, pairs: &[u8]) -> LevelStat
     let mut s = LevelStats {
         exact: 0,
         histogram: vec![0; bins],
+        impossible: 0,
     };
     for p in pairs.chunks_exact(2) {
         let v = Value::new(p[0], p[1]);
@@ -39,6 +40,7 @@ pub(super) fn reduce_stats(comm: &Comm, s: LevelStats) -> Option<LevelStats> {
         Some(LevelStats {
             exact: all[0],
             histogram: all[1..].to_vec(),
+            impossible: 0,
         })
     } else {
         root.reduce_into(&mine[..], SystemOperation::sum());
