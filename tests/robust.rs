@@ -389,8 +389,12 @@ fn out_of_range_options_are_refused_in_one_line() {
     let out = book.path().join("b.owb");
     let out = out.to_str().unwrap();
     let long = "4-".repeat(500);
+    let huge = format!("4-4-4-4-4-4-4-4-4-4-4-{}-0-0-S", "9".repeat(1000));
     for (args, needle) in [
         (&["show", long.as_str()][..], "(1000 characters)"),
+        (&["show", huge.as_str()], "(1000 characters)"),
+        (&["show", "4-4\n-4"], "4-4\\n-4"),
+        (&["show", "4-4-4-4-4-4-4-4-4-4-4-4-0-0-S\nN"], "S\\nN"),
         (
             &["perft", "--depth", "2", "--threads", "100000"],
             "not in 1..=256",
@@ -466,5 +470,27 @@ fn a_level_that_is_not_a_regular_file_is_named_not_waited_on() {
                 "{kind}, {args:?}: {err}"
             );
         }
+    }
+}
+
+#[test]
+fn the_build_hint_names_the_rules_it_is_for() {
+    let empty = tempfile::tempdir().unwrap();
+    let db = empty.path().to_str().unwrap();
+    for (rules, flags) in [("abapa", ""), ("awari", " --rules awari")] {
+        let out = oware(&[
+            "bestmove",
+            "--rules",
+            rules,
+            "--depth",
+            "1",
+            "--db",
+            db,
+            "--no-book",
+        ]);
+        assert!(out.status.success(), "{rules}");
+        let err = String::from_utf8_lossy(&out.stderr);
+        let hint = format!("`oware build{flags} --max-seeds 16 --db {db}` builds them");
+        assert!(err.contains(&hint), "{rules}: {err}");
     }
 }

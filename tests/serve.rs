@@ -371,6 +371,14 @@ fn resigning_and_draws_by_offer_and_acceptance() {
     assert_eq!(s["winner"], Value::Null);
     assert_eq!(s["result"]["reason"], "draw-agreed");
     assert_eq!(s["reason"], "draw-agreed");
+    let (_, ogn) = server.get(&format!("/api/ogn/{id}"));
+    for tag in [
+        "[Termination \"draw-agreed\"]",
+        "[Winner \"draw\"]",
+        "[Result \"0-0\"]",
+    ] {
+        assert!(ogn.contains(tag), "{tag} in {ogn}");
+    }
     assert_eq!(draw(&north, "offer").0, 400);
 
     let Linked { id, south, north } = server.linked(json!({"south": "human", "north": "link"}));

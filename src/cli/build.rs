@@ -24,7 +24,7 @@ Which --max-seeds (Abapa, 2 threads; measured on 2 cores, 24 GB):
   16  seconds
   20  about a minute
   24  about 6 minutes, 2.3 GB raw, about 0.6 GB compact (the search's default --tb-limit)
-  30  about 80 minutes, 5.0 GB compact (19 GB raw), 16 GB of memory with --memory 16GB
+  30  about 80 minutes, 5.0 GB compact (19 GB raw), 16.2 GB of memory with --memory 16GB
   31  about 55 minutes more, 1.9 GB more compact, 19.9 GB of memory with --memory 22GB
   32  about 2 hours more, 2.5 GB more compact, 19.8 GB of memory with --memory 22GB
 

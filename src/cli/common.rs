@@ -137,14 +137,9 @@ pub fn parse_position(text: Option<&str>) -> Result<Position> {
     }
 }
 
-/// `text` as an error message quotes it: whole up to 60 characters, else
-/// its first 60 and how long it was.
+/// `text` as an error message quotes it (see [`oware::rules::notation::excerpt`]).
 pub fn shortened(text: &str) -> String {
-    const SHOWN: usize = 60;
-    match text.char_indices().nth(SHOWN) {
-        None => text.to_string(),
-        Some((cut, _)) => format!("{}… ({} characters)", &text[..cut], text.chars().count()),
-    }
+    oware::rules::notation::excerpt(text)
 }
 
 /// Plays the move list `moves` (if any) with `play`, naming the first
@@ -254,7 +249,7 @@ pub fn search_tables(
         output::note(format_args!(
             "tables: none ({} not found; {})",
             dir.display(),
-            build_hint(&dir, false)
+            build_hint(&dir, false, variant)
         ));
         return Ok(None);
     }
@@ -272,7 +267,7 @@ pub fn search_tables(
         None => output::note(format_args!(
             "tables: {}; {}",
             tables.describe(),
-            build_hint(&dir, asked)
+            build_hint(&dir, asked, variant)
         )),
     }
     let tables = tables.complete_up_to().map(|_| Arc::new(tables));
@@ -283,16 +278,20 @@ pub fn search_tables(
     Ok(tables)
 }
 
-/// How to build Oware's tables into `dir` (named on the command line or
-/// by `$OWARE_DB` when `asked`), in a few words for the end of a line.
-pub fn build_hint(dir: &std::path::Path, asked: bool) -> String {
+/// How to build `variant`'s tables into `dir` (named on the command line
+/// or by `$OWARE_DB` when `asked`), in a few words for the end of a line.
+pub fn build_hint(dir: &std::path::Path, asked: bool, variant: Variant) -> String {
+    let rules = match variant {
+        Variant::Abapa => String::new(),
+        v => format!(" --rules {}", v.name()),
+    };
     if asked {
         format!(
-            "`oware build --max-seeds 16 --db {}` builds them",
+            "`oware build{rules} --max-seeds 16 --db {}` builds them",
             dir.display()
         )
     } else {
-        "`oware build --max-seeds 16` builds them".to_string()
+        format!("`oware build{rules} --max-seeds 16` builds them")
     }
 }
 
@@ -392,7 +391,7 @@ pub fn mancala_position(text: Option<&str>, rules: MancalaRules) -> Result<Manca
         None | Some("startpos") => Ok(rules.start()),
         Some(s) => Ok(s
             .parse::<MancalaPosition>()
-            .with_context(|| format!("bad position '{s}'"))?
+            .with_context(|| format!("bad position '{}'", shortened(s)))?
             .with_empty_capture(rules.empty_capture)),
     }
 }

@@ -74,7 +74,7 @@ fn open_tables(given: Option<&PathBuf>) -> Result<HashMap<Variant, Arc<tb::Table
         output::note(format_args!(
             "tables: none ({} not found; {})",
             dir.display(),
-            super::common::build_hint(&dir, false)
+            super::common::build_hint(&dir, false, Variant::Abapa)
         ));
         return Ok(found);
     }

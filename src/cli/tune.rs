@@ -169,7 +169,7 @@ fn gather(args: &TuneArgs, params: EvalChoice, show: bool) -> Result<DataSet> {
             output::note(format_args!(
                 "tables: none ({} not found; {})",
                 dir.display(),
-                super::common::build_hint(&dir, false)
+                super::common::build_hint(&dir, false, args.rules)
             ));
             None
         } else {

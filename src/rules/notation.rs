@@ -97,7 +97,7 @@ impl BoardText {
             if text.is_empty() || !text.bytes().all(|b| b.is_ascii_digit()) {
                 return Err(NotationError::NotANumber {
                     field: field_name(i),
-                    text: text.to_string(),
+                    text: excerpt(text),
                 });
             }
             // Digits only, so the parse fails only on overflow.
@@ -106,7 +106,7 @@ impl BoardText {
                 _ => {
                     return Err(NotationError::TooLarge {
                         field: field_name(i),
-                        text: text.to_string(),
+                        text: excerpt(text),
                         max: max_seeds,
                     });
                 }
@@ -123,7 +123,7 @@ impl BoardText {
         let mut chars = side_text.chars();
         let side = match (chars.next().and_then(Side::from_letter), chars.next()) {
             (Some(side), None) => side,
-            _ => return Err(NotationError::BadSide(side_text.to_string())),
+            _ => return Err(NotationError::BadSide(excerpt(side_text))),
         };
         Ok(BoardText { counts, side })
     }
@@ -155,4 +155,20 @@ pub fn parse_moves(s: &str) -> Result<Vec<Move>, NotationError> {
 /// Prints moves concatenated, as the engine protocol does (`FfBe`).
 pub fn format_moves(moves: &[Move]) -> String {
     moves.iter().map(|m| m.letter()).collect()
+}
+
+/// `text` as an error quotes it on one line: its first 60 characters
+/// escaped as Rust's `{:?}` escapes them (control characters, quotes,
+/// backslashes), and past 60 how many characters it had.
+pub fn excerpt(text: &str) -> String {
+    const SHOWN: usize = 60;
+    let shown: String = text
+        .chars()
+        .take(SHOWN)
+        .flat_map(char::escape_debug)
+        .collect();
+    match text.chars().count() {
+        n if n > SHOWN => format!("{shown}… ({n} characters)"),
+        _ => shown,
+    }
 }
