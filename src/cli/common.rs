@@ -8,6 +8,7 @@ use anyhow::{Context, Result, bail};
 use clap::Args;
 
 use oware::mancala::{Mancala, MancalaGame, MancalaPosition, MancalaRules, MancalaTables};
+use oware::rules::notation::excerpt;
 use oware::search::SearchGame;
 use oware::{Game, Move, Position, RuleSet, Rules, Variant, mancala, parse_moves, search, tb};
 
@@ -133,13 +134,8 @@ pub fn parse_position(text: Option<&str>) -> Result<Position> {
         None | Some("startpos") => Ok(Position::START),
         Some(s) => s
             .parse()
-            .with_context(|| format!("bad position '{}'", shortened(s))),
+            .with_context(|| format!("bad position '{}'", excerpt(s))),
     }
-}
-
-/// `text` as an error message quotes it (see [`oware::rules::notation::excerpt`]).
-pub fn shortened(text: &str) -> String {
-    oware::rules::notation::excerpt(text)
 }
 
 /// Plays the move list `moves` (if any) with `play`, naming the first
@@ -174,14 +170,9 @@ pub fn limits_from(depth: Option<u32>, movetime: Option<u64>, default_ms: u64) -
     }
 }
 
-/// A rayon pool of `threads` threads (every core when `None`).
+/// A rayon pool of `threads` threads (every core when `None`; the
+/// commands' `--threads` and `--jobs` are bounded by [`parse_threads`]).
 pub fn thread_pool(threads: Option<usize>) -> Result<rayon::ThreadPool> {
-    if let Some(n) = threads {
-        anyhow::ensure!(
-            (1..=MAX_THREADS).contains(&n),
-            "{n} worker threads: give 1..={MAX_THREADS}"
-        );
-    }
     rayon::ThreadPoolBuilder::new()
         .num_threads(threads.unwrap_or(0))
         .spawn_handler(|thread| {
@@ -391,7 +382,7 @@ pub fn mancala_position(text: Option<&str>, rules: MancalaRules) -> Result<Manca
         None | Some("startpos") => Ok(rules.start()),
         Some(s) => Ok(s
             .parse::<MancalaPosition>()
-            .with_context(|| format!("bad position '{}'", shortened(s)))?
+            .with_context(|| format!("bad position '{}'", excerpt(s)))?
             .with_empty_capture(rules.empty_capture)),
     }
 }

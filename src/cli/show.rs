@@ -85,7 +85,7 @@ fn run_mancala(args: &ShowArgs, rules: MancalaRules) -> Result<()> {
     let parse = |text: &str| -> Result<MancalaPosition> {
         let pos: MancalaPosition = text
             .parse()
-            .with_context(|| format!("bad position '{}'", super::common::shortened(text)))?;
+            .with_context(|| format!("bad position '{}'", oware::rules::notation::excerpt(text)))?;
         Ok(pos.with_empty_capture(rules.empty_capture))
     };
     let (start, mut moves, marks) = match &args.ogn {
