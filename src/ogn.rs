@@ -90,6 +90,17 @@ pub struct GameRecord {
 }
 
 impl GameRecord {
+    /// Sets the Result tag to the stores `[south, north]`: a game over
+    /// although the rules did not end it (adjudicated, forfeited, resigned)
+    /// is recorded with the stores it ended on.
+    pub fn set_result(&mut self, [south, north]: [u8; 2]) {
+        for (k, v) in &mut self.tags {
+            if k == "Result" {
+                *v = format!("{south}-{north}");
+            }
+        }
+    }
+
     /// The value of tag `name`, if present.
     pub fn tag(&self, name: &str) -> Option<&str> {
         self.tags

@@ -77,12 +77,7 @@ pub fn record<G: ArenaGame>(played: &PlayedGame<G>, info: &RecordInfo<'_>) -> Ga
     // An adjudicated or forfeited game is over although the rules did not
     // end it: the Result tag gives the stores then too.
     if G::ending(&played.game).is_none() {
-        let [south, north] = G::stores(&played.game);
-        for (k, v) in &mut rec.tags {
-            if k == "Result" {
-                *v = format!("{south}-{north}");
-            }
-        }
+        rec.set_result(G::stores(&played.game));
     }
     rec
 }

@@ -69,12 +69,7 @@ pub(super) async fn ogn(
     }
     let mut record = live.game.record(&tags);
     if off_board.is_some() {
-        let [s, n] = live.game.stores();
-        for (k, v) in &mut record.tags {
-            if k == "Result" {
-                *v = format!("{s}-{n}");
-            }
-        }
+        record.set_result(live.game.stores());
     }
     Ok((
         [(header::CONTENT_TYPE, "text/plain; charset=utf-8")],
