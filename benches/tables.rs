@@ -93,6 +93,7 @@ fn folders() -> Folders {
         TableRules::Oware(Variant::Abapa),
         None,
         oware::tb::compact::Coding::DEFAULT,
+        oware::tb::compact::NEIGHBOURS_FROM,
         |_| {},
     )
     .expect("compressed");

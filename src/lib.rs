@@ -74,7 +74,7 @@
 //!     variant: Variant::Abapa,
 //!     max_seeds: 4, // levels 0..=4: boards with at most 4 seeds
 //!     progress: false,
-//!     format: tb::TableFormat::Compact,
+//!     format: tb::TableFormat::COMPACT,
 //! };
 //! tb::build(&options, |level| println!("{}", level.describe(Variant::Abapa))).unwrap();
 //!

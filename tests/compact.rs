@@ -11,11 +11,16 @@ use oware::Variant;
 use oware::mancala::MancalaRules;
 use oware::tb::compact::convert::first_difference;
 use oware::tb::compact::{
-    BLOCK_BYTES, COMPACT_V2, COMPACT_V3, COMPACT_VERSION, Coding, LARGE_BLOCK_BYTES,
+    BLOCK_BYTES, COMPACT_V2, COMPACT_V3, COMPACT_V4, COMPACT_VERSION, Coding, LARGE_BLOCK_BYTES,
     compress_folder,
 };
 use oware::tb::{TableFile, TableFormat, TableRules, build_levels_as, table_path};
 use proptest::prelude::*;
+
+/// The first level these tests code by neighbours too (format version 5):
+/// Abapa's level 12 (1.3 M boards), where `oware compress` starts at level
+/// 24 ([`oware::tb::compact::NEIGHBOURS_FROM`]).
+const NEIGHBOURS_FROM: usize = 12;
 
 /// Every rule set with tables, and the levels its small build reaches.
 fn rule_sets() -> Vec<(TableRules, usize)> {
@@ -87,7 +92,7 @@ fn pair_with(rules: TableRules, max: usize, coding: Coding) -> Pair {
         let name = table_path(Path::new(""), rules, level);
         std::fs::copy(raw.join(&name), compact.join(&name)).unwrap();
     }
-    let done = compress_folder(&compact, rules, None, coding, |_| {}).unwrap();
+    let done = compress_folder(&compact, rules, None, coding, NEIGHBOURS_FROM, |_| {}).unwrap();
     assert_eq!(done.len(), max + 1);
     assert!(done.iter().all(|c| c.converted));
     Pair {
@@ -136,25 +141,34 @@ fn every_level_of_every_rule_set_decodes_to_the_raw_entries() {
     }
 }
 
+/// A compact build, with level 12 coded by neighbours (the levels below
+/// it have under a million boards and keep version 4 whatever
+/// `neighbours_from` says), reads what a raw build does.
 #[test]
 fn a_build_writes_compact_levels_that_equal_a_raw_build() {
     let tmp = tempfile::tempdir().unwrap();
     let rules = TableRules::Oware(Variant::Abapa);
-    build_raw(&tmp.path().join("raw"), rules, 10);
+    let raw = &abapa_12().raw;
     let compact = tmp.path().join("compact");
     build_levels_as(
         &Variant::Abapa,
         &compact,
-        10,
+        12,
         false,
-        TableFormat::Compact,
+        TableFormat::Compact { neighbours_from: 5 },
         |_| {},
     )
     .unwrap();
-    for level in 0..=10 {
-        let a = open(&tmp.path().join("raw"), rules, level);
+    for level in 0..=12 {
+        let a = open(raw, rules, level);
         let b = open(&compact, rules, level);
         assert!(b.is_compact());
+        let version = if level == 12 {
+            COMPACT_VERSION
+        } else {
+            COMPACT_V4
+        };
+        assert_eq!(b.header().version, version, "level {level}");
         assert_eq!(&*b.raw(), a.payload(), "level {level}");
     }
     // No staging file is left behind.
@@ -174,12 +188,15 @@ fn abapa_12() -> &'static Pair {
     PAIR.get_or_init(|| pair(TableRules::Oware(Variant::Abapa), 12))
 }
 
-/// Level 12 (1.3 M boards) decodes whole to the raw entries.
+/// Level 12 (1.3 M boards, the smallest coded by neighbours too, format
+/// version 5) decodes whole to the raw entries; level 11 stays in version 4.
 #[test]
 fn a_large_level_decodes_whole_to_the_raw_entries() {
     let rules = TableRules::Oware(Variant::Abapa);
     let p = abapa_12();
     let compact = open(&p.compact, rules, 12);
+    assert_eq!(compact.header().version, COMPACT_VERSION);
+    assert_eq!(open(&p.compact, rules, 11).header().version, COMPACT_V4);
     let raw = open(&p.raw, rules, 12);
     let payload = raw.raw_payload().expect("a raw level");
     assert_eq!(first_difference(&compact, payload, 2), None);
@@ -264,8 +281,9 @@ fn tables_decoded_in_the_background_read_the_same_throughout() {
 }
 
 /// Level 12 probed at every seventh rank in blocks of either size: the
-/// skip table's path to each rank reads the raw entries. (Its classes of
-/// codes are tested in the library's own tests: level 12 keeps one.)
+/// path to each rank through its block (the neighbour codes of version 5)
+/// reads the raw entries. (Its classes of codes are tested in the
+/// library's own tests: level 12 keeps one.)
 #[test]
 fn ranks_of_a_large_level_probe_the_raw_entries_in_either_block_size() {
     let rules = TableRules::Oware(Variant::Abapa);
@@ -275,7 +293,7 @@ fn ranks_of_a_large_level_probe_the_raw_entries_in_either_block_size() {
     let name = table_path(Path::new(""), rules, 12);
     std::fs::copy(p.raw.join(&name), tmp.path().join(&name)).unwrap();
     let small = Coding::with_block_bytes(BLOCK_BYTES);
-    compress_folder(tmp.path(), rules, Some(12), small, |_| {}).unwrap();
+    compress_folder(tmp.path(), rules, Some(12), small, NEIGHBOURS_FROM, |_| {}).unwrap();
     for (dir, bytes) in [
         (p.compact.clone(), LARGE_BLOCK_BYTES),
         (tmp.path().to_path_buf(), BLOCK_BYTES),
@@ -431,7 +449,8 @@ fn a_future_format_and_other_rules_are_refused() {
     // The version is the header's first field (one byte in bincode's
     // varint encoding): a version from the future.
     let bytes = std::fs::read(&path).unwrap();
-    assert_eq!(u32::from(bytes[12]), COMPACT_VERSION);
+    // (A level this small is coded as in version 4.)
+    assert_eq!(u32::from(bytes[12]), COMPACT_V4);
     // The older versions had 32-byte blocks only: a file of 64-byte blocks
     // under their number is refused.
     // The error opening the file of `bytes` under header version `version`.
@@ -461,23 +480,96 @@ fn a_future_format_and_other_rules_are_refused() {
     let current = values(&open(&p.compact, rules, 6));
     let small = Coding::with_block_bytes(BLOCK_BYTES);
     for old in [COMPACT_V2, COMPACT_V3] {
-        compress_folder(&p.compact, rules, Some(6), small, |_| {}).unwrap();
+        compress_folder(&p.compact, rules, Some(6), small, NEIGHBOURS_FROM, |_| {}).unwrap();
         let mut old_bytes = std::fs::read(&path).unwrap();
-        assert_eq!(u32::from(old_bytes[12]), COMPACT_VERSION);
+        assert_eq!(u32::from(old_bytes[12]), COMPACT_V4);
         old_bytes[12] = old as u8;
         std::fs::write(&path, &old_bytes).unwrap();
         assert_eq!(values(&open(&p.compact, rules, 6)), current);
-        let done = compress_folder(&p.compact, rules, Some(6), Coding::DEFAULT, |_| {}).unwrap();
+        let done = compress_folder(
+            &p.compact,
+            rules,
+            Some(6),
+            Coding::DEFAULT,
+            NEIGHBOURS_FROM,
+            |_| {},
+        )
+        .unwrap();
         assert!(done[0].converted, "version {old}");
         let recoded = open(&p.compact, rules, 6);
-        assert_eq!(recoded.header().version, COMPACT_VERSION);
+        assert_eq!(recoded.header().version, COMPACT_V4);
         let coding = recoded.compact().unwrap().info().coding;
         assert_eq!(coding.block_bytes as usize, LARGE_BLOCK_BYTES);
         assert_eq!(values(&recoded), current);
     }
+    // Version 5 names neighbour codes that this file's model lacks.
+    let err = refused(&std::fs::read(&path).unwrap(), COMPACT_VERSION);
+    assert!(err.contains("neighbour codes are truncated"), "{err}");
     let err = refused(&std::fs::read(&path).unwrap(), 9);
     assert!(
         err.contains("format version 9") && err.contains("newer"),
+        "{err}"
+    );
+}
+
+/// `oware compress --neighbours-from` brings a level to the version it
+/// asks for, either way, and a second run finds it done.
+#[test]
+fn compress_brings_a_level_to_the_version_neighbours_from_asks() {
+    let rules = TableRules::Oware(Variant::Abapa);
+    let p = abapa_12();
+    let tmp = tempfile::tempdir().unwrap();
+    let name = table_path(Path::new(""), rules, 12);
+    std::fs::copy(p.raw.join(&name), tmp.path().join(&name)).unwrap();
+    let dir = tmp.path().to_str().unwrap();
+    let raw = open(&p.raw, rules, 12);
+    for (from, version) in [
+        ("12", COMPACT_VERSION),
+        ("13", COMPACT_V4),
+        ("0", COMPACT_VERSION),
+    ] {
+        let args = [
+            "compress",
+            "--db",
+            dir,
+            "--level",
+            "12",
+            "--neighbours-from",
+            from,
+        ];
+        let out = common::stdout(&args);
+        assert!(out.contains("compressed in"), "{from}: {out}");
+        let out = common::stdout(&args);
+        assert!(out.contains("already compact"), "{from}: {out}");
+        let compact = open(tmp.path(), rules, 12);
+        assert_eq!(
+            compact.header().version,
+            version,
+            "--neighbours-from {from}"
+        );
+        assert_eq!(&*compact.raw(), raw.payload(), "--neighbours-from {from}");
+    }
+}
+
+/// A level of Mancala claiming format version 5 (which no Mancala level
+/// is written in) is refused.
+#[test]
+fn a_mancala_level_of_version_5_is_refused() {
+    let rules = TableRules::Mancala {
+        empty_capture: false,
+    };
+    let p = pair(rules, 4);
+    let path = table_path(&p.compact, rules, 4);
+    let mut bytes = std::fs::read(&path).unwrap();
+    assert_eq!(u32::from(bytes[12]), COMPACT_V4);
+    bytes[12] = COMPACT_VERSION as u8;
+    std::fs::write(&path, &bytes).unwrap();
+    let err = TableFile::open(&path, rules, 4, true)
+        .err()
+        .unwrap()
+        .to_string();
+    assert!(
+        err.contains("format version 5, which no level of mancala"),
         "{err}"
     );
 }
@@ -509,6 +601,14 @@ fn compress_runs_again_and_commands_read_compact_and_mixed_folders() {
     assert_eq!(out.matches("already compact").count(), 10, "{out}");
     let after = common::stdout(&["probe", "2-2-1-0-1-1-1-0-1-0-0-0-0-0-S", "--db", dir]);
     assert_eq!(before, after);
+    // Levels under a million boards keep version 4 whatever
+    // `--neighbours-from` says, so nothing is coded again.
+    let out = common::stdout(&["compress", "--db", dir, "--neighbours-from", "0"]);
+    assert_eq!(out.matches("already compact").count(), 10, "{out}");
+    common::fails(
+        &["compress", "--db", dir, "--neighbours-from", "50"],
+        "50 is not in 0..=49",
+    );
     // Another block size codes every level again, and reads the same.
     let out = common::stdout(&["compress", "--db", dir, "--block-bytes", "32"]);
     assert_eq!(out.matches("compressed in").count(), 10, "{out}");

@@ -13,7 +13,7 @@ use oware::tb::{
 use oware::{Position, Side, Variant};
 
 fn build_quiet(dir: &Path, variant: Variant, max: usize) -> Vec<oware::tb::LevelSummary> {
-    build_in(dir, variant, max, TableFormat::Compact)
+    build_in(dir, variant, max, TableFormat::COMPACT)
 }
 
 /// A build in the raw format, for the tests that read or damage the raw
@@ -449,7 +449,7 @@ fn resident_kib_of(path: &Path) -> u64 {
 #[test]
 #[cfg(target_os = "linux")]
 fn released_pages_leave_the_resident_memory_and_read_the_same() {
-    for format in [TableFormat::Raw, TableFormat::Compact] {
+    for format in [TableFormat::Raw, TableFormat::COMPACT] {
         let dir = tempfile::tempdir().expect("temp dir");
         build_in(dir.path(), Variant::Abapa, 10, format);
         let path = table_path(dir.path(), Variant::Abapa, 10);

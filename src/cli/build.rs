@@ -20,11 +20,12 @@ use super::tables::{TableChoice, TableRulesArgs};
 /// Arguments of `oware build`.
 #[derive(Args)]
 #[command(after_help = "\
-Which --max-seeds (Abapa, 2 threads; measured on 2 cores, 24 GB):
+Which --max-seeds (Abapa, 2 threads; measured on 2 cores, 24 GB, times in format
+version 4, whose lower levels read faster than version 5's from level 24 on):
   16  seconds
   20  about a minute
   24  about 6 minutes, 2.3 GB raw, about 0.6 GB compact (the search's default --tb-limit)
-  30  about 80 minutes, 5.0 GB compact (19 GB raw), 16.2 GB of memory with --memory 16GB
+  30  about 80 minutes, 4.8 GB compact (19 GB raw), 16.2 GB of memory with --memory 16GB
   31  about 55 minutes more, 1.9 GB more compact, 19.9 GB of memory with --memory 22GB
   32  about 2 hours more, 2.5 GB more compact, 19.8 GB of memory with --memory 22GB
 
@@ -44,9 +45,17 @@ pub struct BuildArgs {
     #[arg(long, visible_alias = "dir", value_name = "DIR")]
     db: Option<PathBuf>,
     /// Write the levels raw (2 bytes a board) instead of compact (about
-    /// 4.0 to 4.15 bits a board); `oware compress` converts them later.
+    /// 3.8 to 4.0 bits a board); `oware compress` converts them later.
     #[arg(long)]
     raw: bool,
+    /// The first level coded by its boards' neighbours too (format version
+    /// 5: about 0.2 bits a board, 5 %, smaller from level 24 on, but decoded
+    /// and probed three to four times slower, which slows the build of the
+    /// levels above that read them); 49 for none. Oware's levels of a
+    /// million boards or more only.
+    #[arg(long, default_value_t = oware::tb::compact::NEIGHBOURS_FROM as u8, value_name = "LEVEL",
+          value_parser = clap::value_parser!(u8).range(0..=49), conflicts_with = "raw")]
+    neighbours_from: u8,
     /// The most memory the build may take, as `16GB`, `12GiB` or `9000MB`
     /// (default: what the machine has available, less a quarter). Each
     /// level needs its own state (about 3⅛ bytes a board: 8.6 GB at level 30); the
@@ -139,7 +148,9 @@ fn build<G: tb::TableGame>(args: &BuildArgs, game: &G, dir: &Path) -> Result<()>
         let format = if args.raw {
             tb::TableFormat::Raw
         } else {
-            tb::TableFormat::Compact
+            tb::TableFormat::Compact {
+                neighbours_from: usize::from(args.neighbours_from),
+            }
         };
         tb::build_levels_as(game, dir, args.max_seeds, progress, format, |s| {
             if !args.json {

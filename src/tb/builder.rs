@@ -381,14 +381,31 @@ pub(crate) fn build_time() -> u64 {
 }
 
 /// The format a build writes its levels in.
-#[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub enum TableFormat {
     /// Entropy-coded blocks (see [`super::compact`]): about a quarter of
-    /// the raw size, a probe decodes one small block.
-    #[default]
-    Compact,
+    /// the raw size, a probe decodes one small block. Oware's levels from
+    /// `neighbours_from` up are coded by their neighbours too (format
+    /// version 5).
+    Compact {
+        /// The first level coded by neighbours.
+        neighbours_from: usize,
+    },
     /// Two bytes (Awari, Mancala: one) a board, by rank.
     Raw,
+}
+
+impl TableFormat {
+    /// The compact format as `oware build` writes it by default.
+    pub const COMPACT: TableFormat = TableFormat::Compact {
+        neighbours_from: super::compact::NEIGHBOURS_FROM,
+    };
+}
+
+impl Default for TableFormat {
+    fn default() -> TableFormat {
+        TableFormat::COMPACT
+    }
 }
 
 /// Options of a build.
@@ -579,7 +596,7 @@ pub fn build_levels<G: TableGame>(
     progress: bool,
     report: impl FnMut(&LevelSummary),
 ) -> Result<Vec<LevelSummary>, BuildError> {
-    build_levels_as(game, dir, max_seeds, progress, TableFormat::Compact, report)
+    build_levels_as(game, dir, max_seeds, progress, TableFormat::COMPACT, report)
 }
 
 /// [`build_levels`] writing the levels built in `format` (levels already
@@ -700,8 +717,14 @@ pub fn build_levels_as<G: TableGame>(
         };
         match format {
             TableFormat::Raw => write_table(&path, &header, |out| out.write_all(&payload))?,
-            TableFormat::Compact => {
-                super::compact::write_compact_level(&path, &header, &payload, Coding::DEFAULT)?;
+            TableFormat::Compact { neighbours_from } => {
+                super::compact::write_compact_level(
+                    &path,
+                    &header,
+                    &payload,
+                    Coding::DEFAULT,
+                    neighbours_from,
+                )?;
             }
         }
         drop(payload);

@@ -5,7 +5,8 @@
 //! (serde + bincode), zero padding to a multiple of 64 bytes, the payload.
 //! The header's version says which payload follows: the raw entries
 //! (version [`FORMAT_VERSION`], an entry a board by rank) or the compact
-//! sections (version [`COMPACT_VERSION`], [`COMPACT_V3`] from before the
+//! sections (version [`COMPACT_VERSION`] with codes chosen by neighbours
+//! too, [`COMPACT_V4`] without, [`COMPACT_V3`] from before the
 //! 64-byte blocks, or [`COMPACT_V2`] from before the classes of codes; see
 //! [`super::compact`]). All read
 //! through [`TableFile::value`].
@@ -20,7 +21,8 @@ use serde::{Deserialize, Serialize};
 
 use super::compact::narrow::NarrowLevel;
 use super::compact::{
-    BLOCK_BYTES, COMPACT_V2, COMPACT_V3, COMPACT_VERSION, CompactInfo, CompactLevel, Compressed,
+    BLOCK_BYTES, COMPACT_V2, COMPACT_V3, COMPACT_V4, COMPACT_VERSION, CompactInfo, CompactLevel,
+    Compressed, Lattice,
 };
 use super::rules::TableRules;
 use super::value::Value;
@@ -29,7 +31,7 @@ use crate::Variant;
 /// The first eight bytes of every table file.
 pub const MAGIC: [u8; 8] = *b"OWARETB\x01";
 /// The format version of raw tables (compact ones are [`COMPACT_V2`],
-/// [`COMPACT_V3`] and [`COMPACT_VERSION`]).
+/// [`COMPACT_V3`], [`COMPACT_V4`] and [`COMPACT_VERSION`]).
 pub const FORMAT_VERSION: u32 = 1;
 const MAX_HEADER: usize = 4096;
 const ALIGN: usize = 64;
@@ -257,7 +259,7 @@ pub fn write_table(
 }
 
 /// Writes a compact table: `header` (whose `checksum` is the raw
-/// payload's; its version is set to [`COMPACT_VERSION`]) and the sections
+/// payload's; its version is set to the one `compressed` was coded in) and the sections
 /// of `compressed`, under a temporary name renamed into place.
 pub fn write_compact(
     path: &Path,
@@ -267,7 +269,7 @@ pub fn write_compact(
     let (info, meta) = compressed.layout();
     let header = CompactHeader {
         table: Header {
-            version: COMPACT_VERSION,
+            version: compressed.version,
             ..header.clone()
         },
         compact: info,
@@ -422,7 +424,7 @@ impl TableFile {
                     read_framed_header(&map, &MAGIC, "table").map_err(bad)?;
                 (header, None, end)
             }
-            COMPACT_V2 | COMPACT_V3 | COMPACT_VERSION => {
+            COMPACT_V2 | COMPACT_V3 | COMPACT_V4 | COMPACT_VERSION => {
                 let (header, end): (CompactHeader, usize) =
                     read_framed_header(&map, &MAGIC, "table").map_err(bad)?;
                 (header.table, Some(header.compact), end)
@@ -494,15 +496,23 @@ impl TableFile {
                 None
             }
             Some(info) => {
-                if version < COMPACT_VERSION && info.coding.block_bytes as usize != BLOCK_BYTES {
+                if version < COMPACT_V4 && info.coding.block_bytes as usize != BLOCK_BYTES {
                     return Err(bad(format!(
                         "format version {version} with blocks of {} bytes (that version has {BLOCK_BYTES})",
                         info.coding.block_bytes
                     )));
                 }
                 let payload = map.get(offset..).unwrap_or(&[]);
+                let lattice = match version {
+                    COMPACT_VERSION => Some(Lattice::of(rules, level).ok_or_else(|| {
+                        bad(format!(
+                            "format version {version}, which no level of {rules} is written in"
+                        ))
+                    })?),
+                    _ => None,
+                };
                 Some(Box::new(
-                    CompactLevel::open(payload, header.boards, info).map_err(bad)?,
+                    CompactLevel::open(payload, header.boards, info, lattice).map_err(bad)?,
                 ))
             }
         };

@@ -257,6 +257,25 @@ impl Boards {
     }
 }
 
+impl Boards {
+    /// The seeds in pits 0 and 1 of the next board: what the compact
+    /// format's neighbour contexts need, without building the board.
+    #[inline]
+    pub fn next_low_pits(&mut self) -> Option<(u8, u8)> {
+        if self.remaining == 0 {
+            return None;
+        }
+        self.remaining -= 1;
+        // Parts 0 and 1 are pits 0 and 1 whatever the opponent's row.
+        let pits = (self.parts as u8, (self.parts >> 8) as u8);
+        if self.remaining > 0 && !self.advance() {
+            self.j += 1;
+            self.parts = ((self.n - self.j) as u128) << (8 * (PARTS - 1));
+        }
+        Some(pits)
+    }
+}
+
 impl Iterator for Boards {
     type Item = [u8; 12];
 

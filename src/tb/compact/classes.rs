@@ -243,8 +243,8 @@ mod tests {
     /// A level compressed in `coding` decodes to its entries, whole and by
     /// probes.
     fn decodes_to_its_entries(boards: u64, coding: Coding, entry: &(impl Fn(u64) -> u16 + Sync)) {
-        let (info, payload) = compress(boards, coding, entry).payload();
-        let level = CompactLevel::open(&payload, boards, info).unwrap();
+        let (info, payload) = compress(boards, coding, entry, None).payload();
+        let level = CompactLevel::open(&payload, boards, info, None).unwrap();
         assert!(level.classes() > 1, "{coding:?}");
         let mut out = vec![0u8; 2 * boards as usize];
         level.decode_all(&payload, 2, &mut out);

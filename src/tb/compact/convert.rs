@@ -8,7 +8,7 @@ use std::time::Instant;
 
 use rayon::prelude::*;
 
-use super::{Coding, compress};
+use super::{COMPACT_V4, COMPACT_VERSION, Coding, Lattice, codes_by_neighbours, compress};
 use crate::tb::file::{Header, TableError, TableFile, write_compact};
 use crate::tb::rules::TableRules;
 
@@ -67,17 +67,25 @@ fn staging_path(path: &Path) -> PathBuf {
 /// writes it to `path`: first under a staging name, then opened, decoded
 /// and compared with `raw` board by board, and only then renamed to
 /// `path` (replacing a raw file there). Nothing is left under the staging
-/// name on failure.
+/// name on failure. A level of Oware from level `neighbours_from` up is
+/// coded by neighbours too (format version 5; see
+/// [`super::NEIGHBOURS_FROM`]).
 pub fn write_compact_level(
     path: &Path,
     header: &Header,
     raw: &[u8],
     coding: Coding,
+    neighbours_from: usize,
 ) -> Result<Compaction, TableError> {
     let started = Instant::now();
     let encoding = header.encoding;
     let width = encoding.bytes_per_board();
-    let compressed = compress(header.boards, coding, &|r| encoding.entry(raw, r));
+    let compressed = compress(
+        header.boards,
+        coding,
+        &|r| encoding.entry(raw, r),
+        lattice_for(header.rules, usize::from(header.level), neighbours_from),
+    );
     let staging = staging_path(path);
     let result = (|| {
         write_compact(&staging, header, &compressed)?;
@@ -188,29 +196,57 @@ pub fn entropy(raw: &[u8], width: usize) -> f64 {
         .sum()
 }
 
+/// The grid a level is coded along when it is `neighbours_from` or above
+/// (and its rules use Oware's index).
+fn lattice_for(rules: TableRules, level: usize, neighbours_from: usize) -> Option<Lattice> {
+    Lattice::of(rules, level).filter(|_| level >= neighbours_from)
+}
+
+/// The format version a level of `symbols` distinct entries is written
+/// in: version 5 where its codes are chosen by neighbours too, else
+/// version 4.
+pub fn written_version(
+    rules: TableRules,
+    level: usize,
+    symbols: usize,
+    neighbours_from: usize,
+) -> u32 {
+    let boards = rules.level_size(level);
+    if lattice_for(rules, level, neighbours_from).is_some() && codes_by_neighbours(boards, symbols)
+    {
+        COMPACT_VERSION
+    } else {
+        COMPACT_V4
+    }
+}
+
 /// Converts the level file at `path` (of `rules`, `level`) to the compact
 /// format in place: a raw file is checked against its checksum,
 /// compressed, and replaced once the compact one decodes to the same
-/// entries; a compact file of an older format version, or of another block
-/// size than `coding`'s, is decoded and coded again the same way; a
-/// compact file already in `coding` is left as it is.
+/// entries; a compact file of a version before 4, of the other of versions
+/// 4 and 5 than [`written_version`] asks for, or of another block size
+/// than `coding`'s, is decoded and coded again the same way; any other
+/// compact file is left as it is.
 pub fn compress_file(
     path: &Path,
     rules: TableRules,
     level: usize,
     coding: Coding,
+    neighbours_from: usize,
 ) -> Result<Compaction, TableError> {
     let table = TableFile::open(path, rules, level, true)?;
     let header = table.header().clone();
     let width = header.encoding.bytes_per_board();
     match table.raw_payload() {
-        Some(raw) => write_compact_level(path, &header, raw, coding),
-        // A compact file of an older version or another block size is
-        // coded again.
-        None if header.version < super::COMPACT_VERSION
-            || table
-                .compact()
-                .is_some_and(|c| c.info().coding.block_bytes != coding.block_bytes) =>
+        Some(raw) => write_compact_level(path, &header, raw, coding, neighbours_from),
+        // A compact file of an older version, the other of versions 4 and
+        // 5, or another block size is coded again.
+        None if table.compact().is_some_and(|c| {
+            let target = written_version(rules, level, c.symbols().len(), neighbours_from);
+            header.version < COMPACT_V4
+                || header.version != target
+                || c.info().coding.block_bytes != coding.block_bytes
+        }) =>
         {
             let raw = table.decode_all().map_err(|error| TableError::Io {
                 path: path.to_path_buf(),
@@ -229,7 +265,7 @@ pub fn compress_file(
                     ),
                 });
             }
-            write_compact_level(path, &header, &raw, coding)
+            write_compact_level(path, &header, &raw, coding, neighbours_from)
         }
         None => Ok(Compaction {
             level,
@@ -254,6 +290,7 @@ pub fn compress_folder(
     rules: TableRules,
     only: Option<usize>,
     coding: Coding,
+    neighbours_from: usize,
     mut report: impl FnMut(&Compaction),
 ) -> Result<Vec<Compaction>, crate::tb::BuildError> {
     if !dir.is_dir() {
@@ -266,7 +303,7 @@ pub fn compress_folder(
             continue;
         }
         let path = crate::tb::file::table_path(dir, rules, level);
-        let result = match compress_file(&path, rules, level, coding) {
+        let result = match compress_file(&path, rules, level, coding, neighbours_from) {
             Err(TableError::Missing(_)) if only.is_none() => continue,
             result => result?,
         };

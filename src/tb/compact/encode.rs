@@ -3,17 +3,22 @@
 
 use rayon::prelude::*;
 
-use super::Coding;
 use super::bits::BitWriter;
 use super::classes::best_class;
 use super::huffman::canonical_codes;
+use super::lattice::{Backs, Lattice};
 use super::model::{Model, START};
+use super::neighbours::{NO_CODE, NONE, Neighbours, WAYS, bucket, combo};
+use super::{COMPACT_V4, COMPACT_VERSION, Coding, MAX_BOARDS_PER_BLOCK};
 
 /// A compressed level, ready to be written.
 pub struct Compressed {
     /// How the level was cut.
     pub coding: Coding,
-    /// The serialised model.
+    /// The format version it is written in: [`COMPACT_VERSION`] when its
+    /// model has neighbour codes, else [`COMPACT_V4`].
+    pub version: u32,
+    /// The serialised model (and its neighbour codes).
     pub model: Vec<u8>,
     /// By every `2^sparse_shift`-th rank: its block (high bits) and the
     /// boards before it in that block (low 8 bits).
@@ -49,15 +54,51 @@ impl Compressed {
 /// Boards one encoding task takes: each task starts a new block.
 const SEGMENT: u64 = 1 << 20;
 
-/// Compresses the `boards` entries read by rank through `entry`.
-pub fn compress(boards: u64, coding: Coding, entry: &(impl Fn(u64) -> u16 + Sync)) -> Compressed {
+/// The first level `oware build` and `oware compress` code by neighbours
+/// too (format version 5) unless told otherwise (`--neighbours-from`):
+/// Oware's levels from 24 seeds up (382.6 M boards and more). Smaller
+/// levels keep version 4, whose decoding and probes are three to four times
+/// faster and which already takes under 4.0 bits a board there.
+pub const NEIGHBOURS_FROM: usize = 24;
+
+/// Whether a level of `boards` boards and `symbols` distinct entries is
+/// coded by neighbours when its lattice is given: not below a million
+/// boards (where the model would cost more than the codes save), nor with
+/// more than [`super::neighbours::MAX_SYMBOLS`] entries.
+pub const fn codes_by_neighbours(boards: u64, symbols: usize) -> bool {
+    boards >= super::classes::MIN_BOARDS && symbols <= super::neighbours::MAX_SYMBOLS
+}
+
+/// Compresses the `boards` entries read by rank through `entry`. With the
+/// level's `lattice` (Oware's index) the codes are also chosen by the
+/// entries of each board's neighbours (format version 5) when
+/// [`codes_by_neighbours`] says so; otherwise as in version 4.
+pub fn compress(
+    boards: u64,
+    coding: Coding,
+    entry: &(impl Fn(u64) -> u16 + Sync),
+    lattice: Option<Lattice>,
+) -> Compressed {
     assert!(coding.is_valid(), "unsupported coding {coding:?}");
     let model = Model::fit(boards, coding.block_bytes as usize, entry);
+    let lattice = lattice.filter(|l| {
+        assert_eq!(l.boards(), boards, "the lattice is of another level");
+        codes_by_neighbours(boards, model.symbols.len())
+    });
+    // (A level whose combos all keep version 4's codes is still written in
+    // version 5, with no own codes: the version then depends only on
+    // `codes_by_neighbours`, so `oware compress` never codes it again.)
+    let neighbours =
+        lattice.map(|l| Neighbours::fit(&model, &count_combos(&model, l, boards, coding, entry)));
     let symbol_of = model.symbol_map();
     let codes: Vec<Vec<u32>> = model.lengths.iter().map(|l| canonical_codes(l)).collect();
-    let block_bits = 8 * coding.block_bytes as usize;
-    let contexts = model.contexts();
-    let class_bits = model.class_bits() as u8;
+    let own = neighbours.as_ref().map(|n| n.encoder(model.symbols.len()));
+    let coder = Coder {
+        model: &model,
+        codes: &codes,
+        neighbours: neighbours.as_ref().zip(own.as_deref()),
+        block_bits: 8 * coding.block_bytes as usize,
+    };
     let segments: Vec<(Vec<u8>, Vec<u8>)> = (0..boards.div_ceil(SEGMENT))
         .into_par_iter()
         .map(|seg| {
@@ -65,22 +106,20 @@ pub fn compress(boards: u64, coding: Coding, entry: &(impl Fn(u64) -> u16 + Sync
             let symbols: Vec<u16> = (start..end)
                 .map(|r| symbol_of[usize::from(entry(r))])
                 .collect();
+            let backs = backs_of(lattice.filter(|_| coder.neighbours.is_some()), start, end);
             let mut data = Vec::new();
             let mut counts = Vec::new();
             let mut at = 0;
             while at < symbols.len() {
-                let (class, count) = best_class(&model, &symbols[at..], block_bits);
+                let (class, count) = coder.best_class(&symbols[at..], &backs[at..]);
                 assert!(count > 0, "no class codes a symbol of the level (a bug)");
                 let mut w = BitWriter::default();
-                if class_bits > 0 {
-                    w.write(class as u32, class_bits);
-                }
-                let mut context = START;
-                for &s in &symbols[at..at + count] {
-                    let (code, s) = (class * contexts + context, usize::from(s));
-                    w.write(codes[code][s], model.lengths[code][s]);
-                    context = usize::from(model.next_context[s]);
-                }
+                coder.code(
+                    class,
+                    &symbols[at..at + count],
+                    &backs[at..],
+                    |word, len| w.write(word, len),
+                );
                 at += count;
                 let mut block = w.finish();
                 block.resize(coding.block_bytes as usize, 0);
@@ -99,13 +138,191 @@ pub fn compress(boards: u64, coding: Coding, entry: &(impl Fn(u64) -> u16 + Sync
     let sparse = sparse_index(&counts, boards, coding.sparse_shift);
     let chunk = coding.block_bytes as usize * coding.chunk_blocks as usize;
     let chunk_checksums = chunk_checksums(&data, chunk);
+    let mut model_bytes = model.to_bytes();
+    if let Some(n) = &neighbours {
+        model_bytes.extend(n.to_bytes(model.symbols.len()));
+    }
     Compressed {
         coding,
-        model: model.to_bytes(),
+        version: if neighbours.is_some() {
+            COMPACT_VERSION
+        } else {
+            COMPACT_V4
+        },
+        model: model_bytes,
         sparse,
         counts,
         chunk_checksums,
         data,
+    }
+}
+
+/// The neighbours of the boards of ranks `start..end` (none without a
+/// lattice).
+fn backs_of(lattice: Option<Lattice>, start: u64, end: u64) -> Vec<Backs> {
+    let n = (end - start) as usize;
+    match lattice {
+        Some(l) => {
+            let mut walk = l.walk(start);
+            (0..n).map(|_| walk.next_backs()).collect()
+        }
+        None => vec![Backs::default(); n],
+    }
+}
+
+/// How board `k` of a block (`block[k]` its symbol, `block[..k]` those
+/// before it) names its neighbours.
+#[inline]
+pub fn names(block: &[u16], k: usize, backs: Backs) -> (u8, u8) {
+    let name = |back: u8| match usize::from(back) {
+        0 => NONE,
+        b if b > k => NONE,
+        b => bucket(block[k - b]),
+    };
+    (name(backs.up), name(backs.over))
+}
+
+/// Counts each combo's symbols over the level, cut into blocks as the
+/// version-4 codes of `model` would cut it (the final cut differs a little).
+fn count_combos(
+    model: &Model,
+    lattice: Lattice,
+    boards: u64,
+    coding: Coding,
+    entry: &(impl Fn(u64) -> u16 + Sync),
+) -> Vec<u64> {
+    let size = model.symbols.len();
+    let cells = model.lengths.len() * WAYS * WAYS * size;
+    let symbol_of = model.symbol_map();
+    let contexts = model.contexts();
+    let block_bits = 8 * coding.block_bytes as usize;
+    let segments = boards.div_ceil(SEGMENT);
+    // A few tasks, each over every task-th segment: the counters are large.
+    let tasks = rayon::current_num_threads().clamp(1, 4) as u64;
+    (0..tasks)
+        .into_par_iter()
+        .map(|task| {
+            let mut counts = vec![0u64; cells];
+            for seg in (task..segments).step_by(tasks as usize) {
+                let (start, end) = (seg * SEGMENT, (seg * SEGMENT + SEGMENT).min(boards));
+                let symbols: Vec<u16> = (start..end)
+                    .map(|r| symbol_of[usize::from(entry(r))])
+                    .collect();
+                let backs = backs_of(Some(lattice), start, end);
+                let mut at = 0;
+                while at < symbols.len() {
+                    let (class, count) = best_class(model, &symbols[at..], block_bits);
+                    assert!(count > 0, "no class codes a symbol of the level (a bug)");
+                    let block = &symbols[at..at + count];
+                    let mut context = START;
+                    for (k, &s) in block.iter().enumerate() {
+                        let (up, over) = names(block, k, backs[at + k]);
+                        let c = combo(class * contexts + context, up, over);
+                        counts[c * size + usize::from(s)] += 1;
+                        context = usize::from(model.next_context[usize::from(s)]);
+                    }
+                    at += count;
+                }
+            }
+            counts
+        })
+        .reduce(
+            || vec![0u64; cells],
+            |mut a, b| {
+                a.iter_mut().zip(&b).for_each(|(x, y)| *x += y);
+                a
+            },
+        )
+}
+
+/// An own code's word and length by symbol (`None`: not coded).
+type OwnWords = Vec<Option<(u32, u8)>>;
+
+/// The codes a level is written with: version 4's, and the own codes of
+/// version 5's combos when there are neighbours.
+struct Coder<'a> {
+    model: &'a Model,
+    /// Version 4's words, by code then symbol.
+    codes: &'a [Vec<u32>],
+    /// The combos' own codes, and their words and lengths by symbol.
+    neighbours: Option<(&'a Neighbours, &'a [OwnWords])>,
+    block_bits: usize,
+}
+
+impl Coder<'_> {
+    /// The word and length of symbol `s` of a block's board `k` in class
+    /// `class` after `context`, or `None` when its code cannot code it.
+    #[inline]
+    fn word(
+        &self,
+        class: usize,
+        context: usize,
+        block: &[u16],
+        k: usize,
+        backs: Backs,
+    ) -> Option<(u32, u8)> {
+        let code = class * self.model.contexts() + context;
+        let s = usize::from(block[k]);
+        if let Some((n, own)) = self.neighbours {
+            let (up, over) = names(block, k, backs);
+            let c = n.own[combo(code, up, over)];
+            if c != NO_CODE {
+                return own[c as usize][s];
+            }
+        }
+        self.model
+            .codes(code, s)
+            .then(|| (self.codes[code][s], self.model.lengths[code][s]))
+    }
+
+    /// The class that codes the most of `symbols` (with their neighbours
+    /// `backs`) into one block, and how many.
+    fn best_class(&self, symbols: &[u16], backs: &[Backs]) -> (usize, usize) {
+        if self.neighbours.is_none() {
+            return best_class(self.model, symbols, self.block_bits);
+        }
+        let limit = symbols.len().min(MAX_BOARDS_PER_BLOCK);
+        let block = &symbols[..limit];
+        let mut best = (0, 0);
+        for class in 0..self.model.classes {
+            let mut bits = self.model.class_bits() as usize;
+            let mut context = START;
+            let mut n = 0;
+            while n < limit {
+                match self.word(class, context, block, n, backs[n]) {
+                    Some((_, len)) if bits + usize::from(len) <= self.block_bits => {
+                        bits += usize::from(len)
+                    }
+                    _ => break,
+                }
+                context = usize::from(self.model.next_context[usize::from(block[n])]);
+                n += 1;
+            }
+            if n > best.1 {
+                best = (class, n);
+            }
+            if n == limit {
+                break;
+            }
+        }
+        best
+    }
+
+    /// Writes a block of `block`'s symbols in class `class`: the class,
+    /// then each symbol's word.
+    fn code(&self, class: usize, block: &[u16], backs: &[Backs], mut write: impl FnMut(u32, u8)) {
+        let class_bits = self.model.class_bits() as u8;
+        if class_bits > 0 {
+            write(class as u32, class_bits);
+        }
+        let mut context = START;
+        for k in 0..block.len() {
+            let (word, len) = self
+                .word(class, context, block, k, backs[k])
+                .expect("the class was chosen for coding these symbols");
+            write(word, len);
+            context = usize::from(self.model.next_context[usize::from(block[k])]);
+        }
     }
 }
 

@@ -5,8 +5,10 @@ use rayon::prelude::*;
 
 use super::cache::ProbeCache;
 use super::huffman::Decoder;
+use super::lattice::{Backs, Lattice, Walk};
 use super::model::{Model, START};
-use super::{CompactInfo, LARGE_BLOCK_BYTES, Section, meta_checksum};
+use super::neighbours::{NO_CODE, NONE, NeighbourCodes, Neighbours, bucket, combo};
+use super::{CompactInfo, LARGE_BLOCK_BYTES, MAX_BOARDS_PER_BLOCK, Section, meta_checksum};
 use crate::tb::file::checksum_serial;
 
 /// A compact level's model and where its sections lie in the payload.
@@ -28,6 +30,8 @@ pub struct CompactLevel {
     /// prefix holds one after the other, their bits and the code that
     /// follows (see [`skip_table`]).
     skip: Box<[u32]>,
+    /// Format version 5: the level's grid and the combos' own codes.
+    neighbours: Option<(Lattice, NeighbourCodes)>,
     /// Recent probes' entries.
     cache: ProbeCache,
     boards: u64,
@@ -130,8 +134,15 @@ fn section<'a>(payload: &'a [u8], s: Section, name: &str) -> Result<&'a [u8], St
 impl CompactLevel {
     /// Validates the sections of a payload of `boards` boards described by
     /// `info`: their sizes, the meta checksum, the model, and that the
-    /// counts and the sparse index agree with the number of boards.
-    pub fn open(payload: &[u8], boards: u64, info: CompactInfo) -> Result<CompactLevel, String> {
+    /// counts and the sparse index agree with the number of boards. A
+    /// level of format version 5 is opened with its `lattice`, and its
+    /// model must carry neighbour codes; without, it must not.
+    pub fn open(
+        payload: &[u8],
+        boards: u64,
+        info: CompactInfo,
+        lattice: Option<Lattice>,
+    ) -> Result<CompactLevel, String> {
         let coding = info.coding;
         if !coding.is_valid() {
             return Err(format!("unsupported coding parameters {coding:?}"));
@@ -182,13 +193,29 @@ impl CompactLevel {
         if counts.iter().map(|&c| u64::from(c)).sum::<u64>() != boards {
             return Err("the blocks do not hold the level's boards".to_string());
         }
-        let model = Model::from_bytes(model)?;
+        let (model, neighbours) = match lattice {
+            None => (Model::from_bytes(model)?, None),
+            Some(lattice) => {
+                if lattice.boards() != boards {
+                    return Err("the model's grid is of another level".to_string());
+                }
+                let (m, used) = Model::from_prefix(model)?;
+                let n = Neighbours::from_bytes(&model[used..], &m)?;
+                (m, Some((lattice, NeighbourCodes::new(&n))))
+            }
+        };
         let decoders = model.decoders();
         let fast = fast_table(&decoders, &model.next_context, model.contexts());
         let level = CompactLevel {
             info,
-            skip: skip_table(&fast),
+            // Version 5 reads every code of a block: no skip table.
+            skip: if neighbours.is_some() {
+                Box::default()
+            } else {
+                skip_table(&fast)
+            },
             fast,
+            neighbours,
             contexts: model.contexts(),
             class_bits: model.class_bits(),
             cache: ProbeCache::new(boards),
@@ -273,13 +300,19 @@ impl CompactLevel {
             before -= u64::from(c);
             block += 1;
         }
-        let symbol = self
-            .block(payload, block)
-            .map_or(0, |bytes| match bytes.len() {
+        let symbol = self.block(payload, block).map_or(0, |bytes| {
+            if let Some((lattice, _)) = &self.neighbours {
+                let mut walk = lattice.walk(r.saturating_sub(before));
+                let mut last = 0;
+                self.decode_block(bytes, before as usize + 1, Some(&mut walk), |s| last = s);
+                return last;
+            }
+            match bytes.len() {
                 LARGE_BLOCK_BYTES => self.decode_nth::<4>(bytes, before as usize),
                 _ => self.decode_nth::<2>(bytes, before as usize),
-            });
-        self.symbols[usize::from(symbol)]
+            }
+        });
+        self.symbols.get(usize::from(symbol)).copied().unwrap_or(0)
     }
 
     /// The block `b`'s bytes (`None` past the data: only with a damaged
@@ -291,11 +324,24 @@ impl CompactLevel {
     }
 
     /// Decodes the first `count` symbols of a block, calling `visit` with
-    /// each.
+    /// each; a level of version 5 steps `walk` (at the block's first board)
+    /// beside them.
     #[inline]
-    fn decode_block(&self, block: &[u8], count: usize, visit: impl FnMut(u16)) {
-        match block.len() {
-            LARGE_BLOCK_BYTES => self.decode_limbs::<4>(block, count, visit),
+    fn decode_block(
+        &self,
+        block: &[u8],
+        count: usize,
+        walk: Option<&mut Walk>,
+        visit: impl FnMut(u16),
+    ) {
+        match (walk, &self.neighbours, block.len()) {
+            (Some(walk), Some((_, codes)), LARGE_BLOCK_BYTES) => {
+                self.decode_neighbours::<4>(block, count, walk, codes, visit)
+            }
+            (Some(walk), Some((_, codes)), _) => {
+                self.decode_neighbours::<2>(block, count, walk, codes, visit)
+            }
+            (_, _, LARGE_BLOCK_BYTES) => self.decode_limbs::<4>(block, count, visit),
             _ => self.decode_limbs::<2>(block, count, visit),
         }
     }
@@ -485,11 +531,16 @@ impl CompactLevel {
         let counts = &payload[self.counts_at..self.counts_at + self.blocks];
         let first = i * per;
         let last = (first + per).min(self.blocks);
+        if let Some((lattice, codes)) = &self.neighbours {
+            let start = self.block_start(payload, first);
+            self.decode_blocks_in_pairs(payload, (first, last), start, *lattice, codes, visit);
+            return;
+        }
         for (b, &count) in counts.iter().enumerate().take(last).skip(first) {
             let Some(block) = self.block(payload, b) else {
                 return;
             };
-            self.decode_block(block, usize::from(count), &mut visit);
+            self.decode_block(block, usize::from(count), None, &mut visit);
         }
     }
 
@@ -524,119 +575,6 @@ impl CompactLevel {
     }
 }
 
+mod neighbours;
 #[cfg(test)]
-mod tests {
-    use super::super::{BLOCK_BYTES, Coding, compress};
-    use super::*;
-
-    /// An entry of geometric frequencies (the trailing zeros of a hash),
-    /// so that the rarer symbols take codes longer than [`FAST_BITS`],
-    /// with runs of one entry for the skip table to pass over in a look-up.
-    fn skewed(r: u64) -> u16 {
-        if (r / 200).is_multiple_of(3) {
-            return 0;
-        }
-        let h = (r ^ 0x5555).wrapping_mul(0x9E37_79B9_7F4A_7C15);
-        (h >> 20).trailing_zeros().min(24) as u16
-    }
-
-    /// A small pseudo-random generator for garbage blocks.
-    fn xorshift(state: &mut u64) -> u64 {
-        *state ^= *state << 13;
-        *state ^= *state >> 7;
-        *state ^= *state << 17;
-        *state
-    }
-
-    /// The symbols of the first `count` boards of `block`, decoded one
-    /// after the other.
-    fn decoded(level: &CompactLevel, block: &[u8], count: usize) -> Vec<u16> {
-        let mut symbols = Vec::with_capacity(count);
-        level.decode_block(block, count, |s| symbols.push(s));
-        symbols
-    }
-
-    /// The skip table's path to board n of a block reads what decoding
-    /// the block from its start reads, in blocks of either size, for the
-    /// level's own blocks and for garbage (where neither may panic).
-    #[test]
-    fn passing_over_codes_reads_what_decoding_them_reads() {
-        let boards = 1u64 << 16;
-        for bytes in [BLOCK_BYTES, LARGE_BLOCK_BYTES] {
-            let (info, payload) =
-                compress(boards, Coding::with_block_bytes(bytes), &skewed).payload();
-            let model = Model::from_bytes(
-                &payload[info.sections.model.offset as usize..][..info.sections.model.len as usize],
-            )
-            .unwrap();
-            let longest = model.lengths.iter().flatten().max().copied().unwrap_or(0);
-            assert!(
-                u32::from(longest) > FAST_BITS,
-                "codes of {longest} bits at most"
-            );
-            let level = CompactLevel::open(&payload, boards, info).unwrap();
-            let counts = &payload[level.counts_at..level.counts_at + level.blocks];
-            let (mut skipped, mut rank) = (0, 0u64);
-            for (b, &count) in counts.iter().enumerate() {
-                let block = level.block(&payload, b).unwrap();
-                let count = usize::from(count);
-                let symbols = decoded(&level, block, count);
-                for (n, &s) in symbols.iter().enumerate() {
-                    let nth = match bytes {
-                        LARGE_BLOCK_BYTES => level.decode_nth::<4>(block, n),
-                        _ => level.decode_nth::<2>(block, n),
-                    };
-                    assert_eq!(nth, s, "{bytes}-byte block {b}, board {n}");
-                    assert_eq!(level.symbols[usize::from(s)], skewed(rank), "rank {rank}");
-                    rank += 1;
-                }
-                skipped += count;
-            }
-            assert_eq!(skipped as u64, boards);
-            // Garbage: any bytes, any board of the block.
-            let mut state = 0x2545_F491_4F6C_DD1D;
-            for _ in 0..300 {
-                let garbage: Vec<u8> = (0..bytes).map(|_| xorshift(&mut state) as u8).collect();
-                let symbols = decoded(&level, &garbage, MAX_BOARDS_PER_TEST);
-                for (n, &s) in symbols.iter().enumerate() {
-                    let nth = match bytes {
-                        LARGE_BLOCK_BYTES => level.decode_nth::<4>(&garbage, n),
-                        _ => level.decode_nth::<2>(&garbage, n),
-                    };
-                    assert_eq!(nth, s, "garbage, {bytes}-byte block, board {n}");
-                    assert!(usize::from(s) < level.symbols.len());
-                }
-            }
-        }
-    }
-
-    /// Boards of a garbage block decoded (a count byte holds at most 255).
-    const MAX_BOARDS_PER_TEST: usize = super::super::MAX_BOARDS_PER_BLOCK;
-
-    /// The skip table never claims a code whose bits run past its prefix,
-    /// and passes over as many codes as the fast table read one by one.
-    #[test]
-    fn skip_entries_agree_with_the_fast_table() {
-        let boards = 1u64 << 16;
-        let (info, payload) = compress(boards, Coding::DEFAULT, &skewed).payload();
-        let level = CompactLevel::open(&payload, boards, info).unwrap();
-        let width = 1usize << FAST_BITS;
-        let mut multi = 0;
-        for (at, &skip) in level.skip.iter().enumerate() {
-            let (codes, used) = (skip >> 16, skip >> 12 & 0xF);
-            assert!(used <= FAST_BITS && codes <= MAX_SKIP, "entry {at}");
-            // Read the same codes one by one from the prefix.
-            let (mut code, prefix) = (at / width, at % width);
-            let mut bits = 0;
-            for _ in 0..codes {
-                let entry = level.fast[code * width + ((prefix << bits) & (width - 1))];
-                assert_eq!(entry & SLOW, 0, "entry {at}");
-                bits += entry >> 24 & 0xF;
-                code = (entry >> 12 & 0xFFF) as usize;
-            }
-            assert_eq!((bits, code as u32), (used, skip & 0xFFF), "entry {at}");
-            multi += usize::from(codes > 1);
-        }
-        assert!(multi > 0, "some prefix holds more than one code");
-    }
-}
+mod tests;

@@ -10,7 +10,8 @@
 //!
 //! 1. the **model** ([`model::Model`]): the level's distinct entries and one
 //!    canonical Huffman code per context (the entry of the board ranked
-//!    just before);
+//!    just before); in version 5, then the codes of the combos of a context
+//!    and the entries of the board's neighbours ([`neighbours`]);
 //! 2. the **sparse index**: for every `2^sparse_shift`-th rank, a `u64`
 //!    holding its block (high bits) and the boards before it in that block
 //!    (low 8 bits);
@@ -34,19 +35,28 @@ pub mod classes;
 pub mod convert;
 pub mod encode;
 pub mod huffman;
+pub mod lattice;
 pub mod level;
 pub mod model;
 pub mod narrow;
+pub mod neighbours;
 
 use serde::{Deserialize, Serialize};
 
 pub use convert::{Compaction, compress_file, compress_folder, write_compact_level};
-pub use encode::{Compressed, compress};
+pub use encode::{Compressed, NEIGHBOURS_FROM, codes_by_neighbours, compress};
+pub use lattice::Lattice;
 pub use level::CompactLevel;
 
-/// The header version of compact files (raw files are version 1); files
-/// of [`COMPACT_V2`] and [`COMPACT_V3`] read the same.
-pub const COMPACT_VERSION: u32 = 4;
+/// The header version of compact files whose codes are chosen by the
+/// board's neighbours too (raw files are version 1); files of
+/// [`COMPACT_V2`], [`COMPACT_V3`] and [`COMPACT_V4`] read the same.
+pub const COMPACT_VERSION: u32 = 5;
+
+/// The compact files whose codes are chosen by class and the entry before
+/// only: every level before version 5, and still the small levels and
+/// Mancala's.
+pub const COMPACT_V4: u32 = 4;
 
 /// The compact files before classes of codes (their models have one
 /// class, their blocks no class bits).

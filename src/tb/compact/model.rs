@@ -232,6 +232,20 @@ impl Model {
 
     /// Reads a serialised model, checking every field.
     pub fn from_bytes(bytes: &[u8]) -> Result<Model, ModelError> {
+        let (model, used) = Model::from_prefix(bytes)?;
+        if used != bytes.len() {
+            return Err(format!(
+                "model section has {} bytes, expected {used}",
+                bytes.len()
+            ));
+        }
+        Ok(model)
+    }
+
+    /// Reads a serialised model at the start of `bytes` (what follows it is
+    /// left to the caller), checking every field; returns it and the bytes
+    /// it took.
+    pub fn from_prefix(bytes: &[u8]) -> Result<(Model, usize), ModelError> {
         let u16_at = |i: usize| -> Result<u16, ModelError> {
             bytes
                 .get(2 * i..2 * i + 2)
@@ -249,11 +263,8 @@ impl Model {
         }
         let words = 2 + 2 * size + contexts;
         let expected = 2 * words + contexts * size;
-        if bytes.len() != expected {
-            return Err(format!(
-                "model section has {} bytes, expected {expected}",
-                bytes.len()
-            ));
+        if bytes.len() < expected {
+            return Err("model section is truncated".to_string());
         }
         let read = |from: usize, n: usize| -> Result<Vec<u16>, ModelError> {
             (from..from + n).map(u16_at).collect()
@@ -266,20 +277,23 @@ impl Model {
         {
             return Err("model names a context or symbol it does not have".to_string());
         }
-        let lengths: Vec<Vec<u8>> = bytes[2 * words..]
+        let lengths: Vec<Vec<u8>> = bytes[2 * words..expected]
             .chunks(size)
             .map(<[u8]>::to_vec)
             .collect();
         if let Some(c) = lengths.iter().position(|l| !huffman::lengths_are_valid(l)) {
             return Err(format!("model's code of context {c} is not a prefix code"));
         }
-        Ok(Model {
-            symbols,
-            next_context,
-            classes,
-            lengths,
-            single,
-        })
+        Ok((
+            Model {
+                symbols,
+                next_context,
+                classes,
+                lengths,
+                single,
+            },
+            expected,
+        ))
     }
 }
 

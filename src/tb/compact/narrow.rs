@@ -173,8 +173,8 @@ mod tests {
     #[test]
     fn a_narrow_level_reads_what_the_compact_one_reads() {
         let boards = (1u64 << 17) + 123;
-        let (info, payload) = compress(boards, Coding::DEFAULT, &many).payload();
-        let level = CompactLevel::open(&payload, boards, info).unwrap();
+        let (info, payload) = compress(boards, Coding::DEFAULT, &many, None).payload();
+        let level = CompactLevel::open(&payload, boards, info, None).unwrap();
         let narrow = NarrowLevel::decode(&level, &payload).unwrap();
         assert_eq!(narrow.boards(), boards);
         assert!(narrow.escaped_boards() > 0, "some boards escape");
