@@ -301,6 +301,11 @@ fn ranks_of_a_large_level_probe_the_raw_entries_in_either_block_size() {
         let compact = open(&dir, rules, 12);
         let coding = compact.compact().unwrap().info().coding;
         assert_eq!(coding.block_bytes as usize, bytes);
+        assert_eq!(
+            compact.header().version,
+            COMPACT_VERSION,
+            "{bytes}-byte blocks"
+        );
         for r in (0..raw.header().boards).step_by(7) {
             assert_eq!(
                 raw.value(r),

@@ -20,8 +20,9 @@ use super::tables::{TableChoice, TableRulesArgs};
 /// Arguments of `oware build`.
 #[derive(Args)]
 #[command(after_help = "\
-Which --max-seeds (Abapa, 2 threads; measured on 2 cores, 24 GB, times in format
-version 4, whose lower levels read faster than version 5's from level 24 on):
+Which --max-seeds (Abapa, 2 threads; measured on 2 cores, 24 GB, with lower levels
+in format version 4; builds above level 24 now read version-5 levels, each look-up
+3 to 4 times slower, not re-measured):
   16  seconds
   20  about a minute
   24  about 6 minutes, 2.3 GB raw, about 0.6 GB compact (the search's default --tb-limit)
@@ -51,8 +52,9 @@ pub struct BuildArgs {
     /// The first level coded by its boards' neighbours too (format version
     /// 5: about 0.2 bits a board, 5 %, smaller from level 24 on, but decoded
     /// and probed three to four times slower, which slows the build of the
-    /// levels above that read them); 49 for none. Oware's levels of a
-    /// million boards or more only.
+    /// levels above that read them); 49 for none (Oware's levels only, and
+    /// only those of a million boards or more and at most 256 distinct
+    /// entries: the others stay in version 4).
     #[arg(long, default_value_t = oware::tb::compact::NEIGHBOURS_FROM as u8, value_name = "LEVEL",
           value_parser = clap::value_parser!(u8).range(0..=49), conflicts_with = "raw")]
     neighbours_from: u8,
@@ -120,7 +122,8 @@ fn build<G: tb::TableGame>(args: &BuildArgs, game: &G, dir: &Path) -> Result<()>
         return Err(tb::BuildError::TooManySeeds.into());
     }
     let costs = Costs::new(rules, args.raw, threads)
-        .with_memory(Some(tb::resident::usable_memory()), args.memory);
+        .with_memory(Some(tb::resident::usable_memory()), args.memory)
+        .with_neighbours_from(usize::from(args.neighbours_from));
     let sizes: Vec<u64> = (0..=args.max_seeds).map(|n| rules.level_size(n)).collect();
     let present = estimate::present_levels(dir, rules, args.max_seeds);
     let plan = estimate::estimate(&sizes, &present, &costs);

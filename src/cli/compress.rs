@@ -1,5 +1,6 @@
-//! `oware compress`: convert a folder's raw tables (and compact ones of an
-//! older format version) to the current compact format.
+//! `oware compress`: convert a folder's raw tables (and compact ones of
+//! another format version than `--neighbours-from` asks for) to the compact
+//! format.
 
 use std::path::PathBuf;
 
@@ -35,8 +36,9 @@ pub struct CompressArgs {
     /// 5: about 0.2 bits a board, 5 %, smaller from level 24 on, but decoded
     /// and probed three to four times slower); 49 for none. Each level is
     /// coded again when in the other version: version 5 from this level
-    /// up, version 4 below. Oware's levels of a million boards or more
-    /// only.
+    /// up, version 4 below (Oware's levels only, and only those of a
+    /// million boards or more and at most 256 distinct entries: the
+    /// others stay in version 4).
     #[arg(long, default_value_t = oware::tb::compact::NEIGHBOURS_FROM as u8, value_name = "LEVEL",
           value_parser = clap::value_parser!(u8).range(0..=49))]
     neighbours_from: u8,

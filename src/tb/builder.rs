@@ -617,11 +617,14 @@ pub fn build_levels_as<G: TableGame>(
     let mut levels = Levels::empty(dir, rules);
     let mut summaries = Vec::new();
     let encoding = rules.encoding();
-    let costs = Costs::here(
+    let mut costs = Costs::here(
         rules,
         format == TableFormat::Raw,
         rayon::current_num_threads(),
     );
+    if let TableFormat::Compact { neighbours_from } = format {
+        costs = costs.with_neighbours_from(neighbours_from);
+    }
     let sizes: Vec<u64> = (0..=max_seeds).map(|n| rules.level_size(n)).collect();
     let present = estimate::present_levels(dir, rules, max_seeds);
     let planned = estimate::estimate(&sizes, &present, &costs);

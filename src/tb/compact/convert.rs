@@ -280,7 +280,8 @@ pub fn compress_file(
 }
 
 /// Converts every raw level of `rules` in `dir`, and every compact one of
-/// an older format version or another block size, to `coding`, the smallest
+/// another format version than [`written_version`] asks for or another
+/// block size, to `coding`, the smallest
 /// first, calling `report` after each level (current compact ones are
 /// reported as they are). Takes the folder's build lock, so that no build
 /// writes beside it; a run stopped half-way is resumed by running it

@@ -452,6 +452,26 @@ mod tests {
             }
             start += u64::from(count);
         }
+        // In 32-byte blocks too (decoded one block at a time).
+        let small = compress(boards, Coding::with_block_bytes(32), &entry, Some(lattice));
+        assert_eq!(small.version, COMPACT_VERSION);
+        let (info, payload) = small.payload();
+        let level = CompactLevel::open(&payload, boards, info, Some(lattice)).unwrap();
+        assert!(level.classes() > 1);
+        level.decode_all(&payload, 2, &mut out);
+        assert!(
+            out.chunks(2)
+                .map(|b| u16::from_be_bytes([b[0], b[1]]))
+                .eq(entries.iter().copied()),
+            "32-byte blocks decode to the entries"
+        );
+        for r in (0..boards).step_by(97) {
+            assert_eq!(
+                level.entry(&payload, r),
+                entry(r),
+                "32-byte probe of rank {r}"
+            );
+        }
         // The neighbour part of the model.
         let (model, used) = Model::from_prefix(&v5.model).unwrap();
         let part = &v5.model[used..];
