@@ -157,31 +157,50 @@ pub fn first_difference(table: &TableFile, raw: &[u8], width: usize) -> Option<u
         .min()
 }
 
+/// Adds the entries of `bytes` (`width` bytes each) to the histogram `h`.
+fn count_entries(mut h: Vec<u64>, bytes: &[u8], width: usize) -> Vec<u64> {
+    for e in bytes.chunks_exact(width) {
+        let key = if width == 2 {
+            usize::from(e[0]) << 8 | usize::from(e[1])
+        } else {
+            usize::from(e[0])
+        };
+        h[key] += 1;
+    }
+    h
+}
+
+fn add_counts(mut a: Vec<u64>, b: Vec<u64>) -> Vec<u64> {
+    a.iter_mut().zip(&b).for_each(|(x, y)| *x += y);
+    a
+}
+
 /// The order-0 entropy of a raw payload's entries, bits a board.
 pub fn entropy(raw: &[u8], width: usize) -> f64 {
     let counts = raw
         .par_chunks(width * (1 << 16))
         .fold(
             || vec![0u64; 1 << 16],
-            |mut h, chunk| {
-                for e in chunk.chunks_exact(width) {
-                    let key = if width == 2 {
-                        usize::from(e[0]) << 8 | usize::from(e[1])
-                    } else {
-                        usize::from(e[0])
-                    };
-                    h[key] += 1;
-                }
-                h
-            },
+            |h, chunk| count_entries(h, chunk, width),
         )
-        .reduce(
-            || vec![0u64; 1 << 16],
-            |mut a, b| {
-                a.iter_mut().zip(&b).for_each(|(x, y)| *x += y);
-                a
-            },
-        );
+        .reduce(|| vec![0u64; 1 << 16], add_counts);
+    entropy_of(&counts)
+}
+
+/// The order-0 entropy of a level's entries, read chunk by chunk (a
+/// compact level is never decoded whole).
+fn table_entropy(table: &TableFile) -> f64 {
+    let width = table.header().encoding.bytes_per_board();
+    let counts = table.fold_entries(
+        || vec![0u64; 1 << 16],
+        |h, bytes| count_entries(h, bytes, width),
+        add_counts,
+    );
+    entropy_of(&counts)
+}
+
+/// The entropy of a histogram, bits a count.
+fn entropy_of(counts: &[u64]) -> f64 {
     let total: u64 = counts.iter().sum();
     if total == 0 {
         return 0.0;
@@ -272,7 +291,7 @@ pub fn compress_file(
             boards: header.boards,
             raw_bytes: header.boards * width as u64,
             compact_bytes: table.file_bytes(),
-            entropy: entropy(&table.raw(), width),
+            entropy: table_entropy(&table),
             seconds: 0.0,
             converted: false,
         }),
