@@ -200,25 +200,39 @@ fn cost(model: &Model, lengths: &[Vec<u8>], base_code: usize, block: &[u16]) -> 
 /// lowest such class; 0 boards only if no class codes the first symbol).
 pub fn best_class(model: &Model, symbols: &[u16], block_bits: usize) -> (usize, usize) {
     let contexts = model.contexts();
+    best_class_by(model, symbols, block_bits, |class, context, n| {
+        let (code, s) = (class * contexts + context, usize::from(symbols[n]));
+        model
+            .codes(code, s)
+            .then(|| usize::from(model.lengths[code][s]))
+    })
+}
+
+/// [`best_class`] with the bits of board `n` of the block in `class` after
+/// `context` given by `len` (`None`: its code cannot code it), for coders
+/// whose code depends on more than the context (format version 5).
+pub fn best_class_by(
+    model: &Model,
+    symbols: &[u16],
+    block_bits: usize,
+    len: impl Fn(usize, usize, usize) -> Option<usize>,
+) -> (usize, usize) {
     let limit = symbols.len().min(MAX_BOARDS_PER_BLOCK);
     let mut best = (0, 0);
-    for k in 0..model.classes {
+    for class in 0..model.classes {
         let mut bits = model.class_bits() as usize;
         let mut context = START;
         let mut n = 0;
         while n < limit {
-            let s = usize::from(symbols[n]);
-            let code = k * contexts + context;
-            let len = usize::from(model.lengths[code][s]);
-            if (len == 0 && !model.codes(code, s)) || bits + len > block_bits {
-                break;
+            match len(class, context, n) {
+                Some(l) if bits + l <= block_bits => bits += l,
+                _ => break,
             }
-            bits += len;
-            context = usize::from(model.next_context[s]);
+            context = usize::from(model.next_context[usize::from(symbols[n])]);
             n += 1;
         }
         if n > best.1 {
-            best = (k, n);
+            best = (class, n);
         }
         if n == limit {
             break;

@@ -4,7 +4,7 @@
 use rayon::prelude::*;
 
 use super::bits::BitWriter;
-use super::classes::best_class;
+use super::classes::{best_class, best_class_by};
 use super::huffman::canonical_codes;
 use super::lattice::{Backs, Lattice};
 use super::model::{Model, START};
@@ -281,31 +281,11 @@ impl Coder<'_> {
         if self.neighbours.is_none() {
             return best_class(self.model, symbols, self.block_bits);
         }
-        let limit = symbols.len().min(MAX_BOARDS_PER_BLOCK);
-        let block = &symbols[..limit];
-        let mut best = (0, 0);
-        for class in 0..self.model.classes {
-            let mut bits = self.model.class_bits() as usize;
-            let mut context = START;
-            let mut n = 0;
-            while n < limit {
-                match self.word(class, context, block, n, backs[n]) {
-                    Some((_, len)) if bits + usize::from(len) <= self.block_bits => {
-                        bits += usize::from(len)
-                    }
-                    _ => break,
-                }
-                context = usize::from(self.model.next_context[usize::from(block[n])]);
-                n += 1;
-            }
-            if n > best.1 {
-                best = (class, n);
-            }
-            if n == limit {
-                break;
-            }
-        }
-        best
+        let block = &symbols[..symbols.len().min(MAX_BOARDS_PER_BLOCK)];
+        best_class_by(self.model, block, self.block_bits, |class, context, n| {
+            self.word(class, context, block, n, backs[n])
+                .map(|(_, len)| usize::from(len))
+        })
     }
 
     /// Writes a block of `block`'s symbols in class `class`: the class,

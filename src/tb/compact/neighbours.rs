@@ -369,14 +369,6 @@ impl NeighbourCodes {
     pub fn codes(&self) -> usize {
         self.codes.len()
     }
-
-    /// Bytes the decoder holds.
-    pub fn heap_bytes(&self) -> usize {
-        self.own.len() * 4
-            + self.codes.len() * std::mem::size_of::<LineCode>()
-            + self.overflow.len()
-            + self.overflow_at.len() * 4
-    }
 }
 
 #[cfg(test)]

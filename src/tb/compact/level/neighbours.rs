@@ -81,7 +81,7 @@ impl CompactLevel {
                 continue;
             }
             let (n1, n2) = (usize::from(counts[b]), usize::from(counts[b + 1]));
-            let mut walk2 = lattice.walk(start_of_next(&walk, n1));
+            let mut walk2 = lattice.walk(walk.position() + n1 as u64);
             let mut c1 = Cursor::<4>::open(self, one);
             let mut c2 = Cursor::<4>::open(self, two);
             let both = n1.min(n2);
@@ -150,10 +150,4 @@ impl<const L: usize> Cursor<L> {
         shift_limbs(&mut self.limbs, len);
         symbol
     }
-}
-
-/// The first rank after the `n` boards a walk is about to step over.
-#[inline]
-fn start_of_next(walk: &Walk, n: usize) -> u64 {
-    walk.position() + n as u64
 }
