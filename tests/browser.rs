@@ -359,21 +359,29 @@ fn check_against_show(s: &Shown) {
 }
 
 async fn click_pit(c: &Client, letter: &str) {
-    c.find(Locator::Css(&format!(".pit[data-pit=\"{letter}\"]")))
-        .await
-        .unwrap()
-        .click()
-        .await
-        .unwrap();
+    click(c, &format!(".pit[data-pit=\"{letter}\"]")).await;
 }
 
+/// Clicks the element `css` finds. The page redraws as the game's state
+/// arrives, so an element found may be replaced before the click lands
+/// (a stale element): it is then found again, a few times at most.
 async fn click(c: &Client, css: &str) {
-    c.find(Locator::Css(css))
-        .await
-        .unwrap_or_else(|e| panic!("no {css}: {e}"))
-        .click()
-        .await
-        .unwrap();
+    let mut tries = 0;
+    loop {
+        let element = c
+            .find(Locator::Css(css))
+            .await
+            .unwrap_or_else(|e| panic!("no {css}: {e}"));
+        match element.click().await {
+            Ok(_) => return,
+            Err(e) if tries < 10 => {
+                tries += 1;
+                eprintln!("click on {css} failed ({e}); finding it again");
+                tokio::time::sleep(Duration::from_millis(50)).await;
+            }
+            Err(e) => panic!("click on {css}: {e}"),
+        }
+    }
 }
 
 async fn new_game(c: &Client, base: &str, south: &str, north: &str) {

@@ -22,7 +22,7 @@ use super::tables::{TableChoice, TableRulesArgs};
 #[command(after_help = "\
 Which --max-seeds (Abapa, 2 threads; measured on 2 cores, 24 GB, with lower levels
 in format version 4; builds above level 24 now read version-5 levels, each look-up
-3 to 4 times slower, not re-measured):
+about 3 times slower, and the larger builds were not re-measured):
   16  seconds
   20  about a minute
   24  about 6 minutes, 2.3 GB raw, about 0.6 GB compact (the search's default --tb-limit)
@@ -51,7 +51,7 @@ pub struct BuildArgs {
     raw: bool,
     /// The first level coded by its boards' neighbours too (format version
     /// 5: about 0.2 bits a board, 5 %, smaller from level 24 on, but decoded
-    /// and probed three to four times slower, which slows the build of the
+    /// and probed about three times slower, which slows the build of the
     /// levels above that read them); 49 for none (Oware's levels only, and
     /// only those of a million boards or more and at most 256 distinct
     /// entries: the others stay in version 4).

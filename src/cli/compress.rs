@@ -34,7 +34,7 @@ pub struct CompressArgs {
     block_bytes: usize,
     /// The first level coded by its boards' neighbours too (format version
     /// 5: about 0.2 bits a board, 5 %, smaller from level 24 on, but decoded
-    /// and probed three to four times slower); 49 for none. Each level is
+    /// and probed about three times slower); 49 for none. Each level is
     /// coded again when in the other version: version 5 from this level
     /// up, version 4 below (Oware's levels only, and only those of a
     /// million boards or more and at most 256 distinct entries: the

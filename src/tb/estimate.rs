@@ -74,9 +74,17 @@ pub const COMPACT_LOOKUP_SECONDS: f64 = 2.5e-6;
 
 /// How much more a look-up costs in a level of format version 5 (coded by
 /// neighbours) than in one of version 4: the ratio of their random probes
-/// at levels 24 and 28 (4.08 against 1.10 µs, 4.37 against 1.28 µs,
-/// 2026-12-07), not yet fitted to a build.
-pub const NEIGHBOUR_LOOKUP_FACTOR: f64 = 3.6;
+/// at levels 24 and 28 (two criterion runs, 2026-12-07, since the decoder's
+/// tables of short words: 2.41 and 2.57 µs against 0.66 and 0.91 µs at
+/// level 24, 2.74 and 2.86 against 0.97 and 0.94 at level 28), not yet
+/// fitted to a build.
+pub const NEIGHBOUR_LOOKUP_FACTOR: f64 = 3.1;
+
+/// Seconds of one thread a board of a level coded by neighbours takes to
+/// write beyond one of version 4 (its second and third passes, and the
+/// slower decoding of the check): fitted to builds of levels 24..26 on top
+/// of levels 0..23, 2026-12-07 (see the manual's Results).
+pub const NEIGHBOUR_WRITE_SECONDS: f64 = 6.0e-8;
 
 /// The format the levels are written in, as the estimate counts them.
 #[derive(Copy, Clone, Debug, PartialEq)]
@@ -98,7 +106,8 @@ pub struct Costs {
     /// level whole, and raw files are read as they are).
     pub compact_lookups: bool,
     /// The first level written in format version 5, whose look-ups cost
-    /// [`NEIGHBOUR_LOOKUP_FACTOR`] times those of version 4.
+    /// [`NEIGHBOUR_LOOKUP_FACTOR`] times those of version 4 and whose
+    /// writing [`NEIGHBOUR_WRITE_SECONDS`] a board more.
     pub neighbours_from: usize,
     /// The memory the build may fill, whatever the limit (the builder's
     /// [`usable_memory`](super::resident::usable_memory): what the kernel
@@ -175,6 +184,26 @@ impl Costs {
         boards as f64 / rate
     }
 
+    /// Whether a level of `boards` boards at `level` is written in format
+    /// version 5 (coded by neighbours): Oware's compact levels from
+    /// `neighbours_from` up, of a million boards or more.
+    fn by_neighbours(&self, level: usize, boards: u64) -> bool {
+        self.compact_lookups
+            && level >= self.neighbours_from
+            && boards >= super::compact::classes::MIN_BOARDS
+    }
+
+    /// Seconds more a level of `boards` boards at `level` takes to write
+    /// when it is coded by neighbours (format version 5; none for raw
+    /// builds, Mancala's and levels under a million boards).
+    fn coding_by_neighbours(&self, level: usize, boards: u64) -> f64 {
+        if self.by_neighbours(level, boards) {
+            boards as f64 * NEIGHBOUR_WRITE_SECONDS / self.threads as f64
+        } else {
+            0.0
+        }
+    }
+
     /// The lower levels `level` reads and which of them it copies, as the
     /// builder chooses them (see [`Resident`](super::resident::Resident)
     /// and [`copy_budget`](super::resident::copy_budget)): the levels a
@@ -214,13 +243,14 @@ impl Costs {
         Some(copied)
     }
 
-    /// Seconds of [`Costs::seconds`] plus the look-ups of level `level`
-    /// into the compact files of lower levels it cannot copy, and the bytes
+    /// Seconds of [`Costs::seconds`] plus the coding by neighbours of level
+    /// `level` and its look-ups into the compact files of lower levels it
+    /// cannot copy, and the bytes
     /// it holds at its peak: its state, its copies and the compact files
     /// within reach it reads (`None` where the memory is unknown).
     fn level(&self, level: usize, sizes: &[u64]) -> (f64, Option<f64>) {
         let boards = sizes[level];
-        let base = self.seconds(level, boards);
+        let base = self.seconds(level, boards) + self.coding_by_neighbours(level, boards);
         let Some(copied) = self.copies(level, sizes) else {
             return (base, None);
         };
@@ -230,7 +260,7 @@ impl Costs {
             if copied.contains(&lower) {
                 held += sizes[lower] as f64 * self.read_bytes_per_board;
             } else {
-                let dearer = if lower >= self.neighbours_from {
+                let dearer = if self.by_neighbours(lower, sizes[lower]) {
                     NEIGHBOUR_LOOKUP_FACTOR
                 } else {
                     1.0
@@ -373,7 +403,8 @@ mod tests {
     fn a_whole_build_matches_the_measured_runs() {
         let rules = TableRules::Oware(Variant::Abapa);
         let raw = Costs::new(rules, true, 2);
-        let compact = Costs::new(rules, false, 2);
+        // (The measured builds wrote no level in format version 5.)
+        let compact = Costs::new(rules, false, 2).with_neighbours_from(49);
         // Levels 0..24: 1.17 G boards, 327 s, 2.3 GB raw, 0.59 GB compact.
         let s = sizes(rules, 24);
         let e = estimate(&s, &[], &raw);
@@ -390,6 +421,14 @@ mod tests {
         );
         assert_eq!(c.seconds, e.seconds);
         assert_eq!(c.peak_memory, e.peak_memory);
+        // Level 24 in version 5 (the default) takes its coding's time more.
+        let v5 = estimate(&s, &[], &Costs::new(rules, false, 2));
+        let coding = 382_628_610.0 * NEIGHBOUR_WRITE_SECONDS / 2.0;
+        assert!(
+            (v5.seconds - c.seconds - coding).abs() < 1e-6,
+            "{}",
+            v5.seconds
+        );
         // Level 24's records and the raw levels 0..23 it reads.
         let working = (382_628_610.0f64 * 3.125).ceil() as u64;
         assert_eq!(e.working_memory, working);
@@ -511,6 +550,15 @@ mod tests {
             estimate(&s, &[], &big).seconds_of(32),
             Some(big.seconds(32, s[32]))
         );
+        // With every level in reach copied, a level written in version 5
+        // costs its coding's extra time alone; a level under a million
+        // boards (written in version 4 whatever the flag) costs nothing more.
+        let big5 = big.with_neighbours_from(10);
+        let v5 = estimate(&s, &[], &big5).seconds_of(32).unwrap();
+        let extra = s[32] as f64 * NEIGHBOUR_WRITE_SECONDS / 2.0;
+        assert!((v5 - big.seconds(32, s[32]) - extra).abs() < 1e-6, "{v5}");
+        assert_eq!(big5.coding_by_neighbours(10, s[10]), 0.0);
+        assert!(big5.coding_by_neighbours(16, s[16]) > 0.0);
         // One thread: twice the time of two, copies and all.
         let one = Costs::new(rules, false, 1)
             .with_memory(Some(HERE), Some(16_000_000_000))
@@ -539,7 +587,12 @@ mod tests {
             let s = sizes(rules, 30);
             assert_eq!(costs.copies(30, &s), None);
             let e = estimate(&s, &[], &costs);
-            let at_rates: f64 = (0..=30).map(|l| costs.seconds(l, s[l])).sum();
+            let at_rates: f64 = (0..=30)
+                .map(|l| costs.seconds(l, s[l]) + costs.coding_by_neighbours(l, s[l]))
+                .sum();
+            // Only Oware's compact levels are coded by neighbours.
+            let coded = (0..=30).any(|l| costs.coding_by_neighbours(l, s[l]) > 0.0);
+            assert_eq!(coded, rules == abapa && costs.compact_lookups);
             assert_eq!(e.seconds, at_rates);
             // Every lower level counted raw.
             let below: u64 =

@@ -16,9 +16,10 @@
 
 use rayon::prelude::*;
 
+use super::BLOCK_BYTES;
 use super::huffman::{self, MAX_CODE_LEN};
 use super::model::{MAX_CLASSES, MAX_CODES, Model, START, class_bits};
-use super::{BLOCK_BYTES, MAX_BOARDS_PER_BLOCK};
+use super::words::Words;
 
 /// Classes a model gets.
 pub const CLASSES: usize = 16;
@@ -153,13 +154,14 @@ pub fn fit(
     }
     let block_bits = 8 * block_bytes;
     let packed = |m: &Model| -> u64 {
+        let words = Words::new(m, None);
         let blocks: u64 = sample
             .par_iter()
             .map(|s| {
                 let mut at = 0;
                 let mut n = 0u64;
                 while at < s.len() {
-                    at += best_class(m, &s[at..], block_bits).1.max(1);
+                    at += words.best_class(&s[at..], &[], block_bits).1.max(1);
                     n += 1;
                 }
                 n
@@ -193,52 +195,6 @@ fn cost(model: &Model, lengths: &[Vec<u8>], base_code: usize, block: &[u16]) -> 
         context = usize::from(model.next_context[s]);
     }
     bits
-}
-
-/// The class that packs the most of `symbols` into a block of
-/// `block_bits` bits (class bits included), and how many it packs (the
-/// lowest such class; 0 boards only if no class codes the first symbol).
-pub fn best_class(model: &Model, symbols: &[u16], block_bits: usize) -> (usize, usize) {
-    let contexts = model.contexts();
-    best_class_by(model, symbols, block_bits, |class, context, n| {
-        let (code, s) = (class * contexts + context, usize::from(symbols[n]));
-        model
-            .codes(code, s)
-            .then(|| usize::from(model.lengths[code][s]))
-    })
-}
-
-/// [`best_class`] with the bits of board `n` of the block in `class` after
-/// `context` given by `len` (`None`: its code cannot code it), for coders
-/// whose code depends on more than the context (format version 5).
-pub fn best_class_by(
-    model: &Model,
-    symbols: &[u16],
-    block_bits: usize,
-    len: impl Fn(usize, usize, usize) -> Option<usize>,
-) -> (usize, usize) {
-    let limit = symbols.len().min(MAX_BOARDS_PER_BLOCK);
-    let mut best = (0, 0);
-    for class in 0..model.classes {
-        let mut bits = model.class_bits() as usize;
-        let mut context = START;
-        let mut n = 0;
-        while n < limit {
-            match len(class, context, n) {
-                Some(l) if bits + l <= block_bits => bits += l,
-                _ => break,
-            }
-            context = usize::from(model.next_context[usize::from(symbols[n])]);
-            n += 1;
-        }
-        if n > best.1 {
-            best = (class, n);
-        }
-        if n == limit {
-            break;
-        }
-    }
-    best
 }
 
 fn add(mut a: Vec<u64>, b: Vec<u64>) -> Vec<u64> {

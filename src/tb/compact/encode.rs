@@ -4,12 +4,11 @@
 use rayon::prelude::*;
 
 use super::bits::BitWriter;
-use super::classes::{best_class, best_class_by};
-use super::huffman::canonical_codes;
 use super::lattice::{Backs, Lattice};
 use super::model::{Model, START};
-use super::neighbours::{NO_CODE, NONE, Neighbours, WAYS, bucket, combo};
-use super::{COMPACT_V4, COMPACT_VERSION, Coding, MAX_BOARDS_PER_BLOCK};
+use super::neighbours::{Neighbours, WAYS, combo};
+use super::words::{Words, names};
+use super::{COMPACT_V4, COMPACT_VERSION, Coding};
 
 /// A compressed level, ready to be written.
 pub struct Compressed {
@@ -57,7 +56,7 @@ const SEGMENT: u64 = 1 << 20;
 /// The first level `oware build` and `oware compress` code by neighbours
 /// too (format version 5) unless told otherwise (`--neighbours-from`):
 /// Oware's levels from 24 seeds up (382.6 M boards and more). Smaller
-/// levels keep version 4, whose decoding and probes are three to four times
+/// levels keep version 4, whose decoding and probes are about three times
 /// faster and which already takes under 4.0 bits a board there.
 pub const NEIGHBOURS_FROM: usize = 24;
 
@@ -91,14 +90,8 @@ pub fn compress(
     let neighbours =
         lattice.map(|l| Neighbours::fit(&model, &count_combos(&model, l, boards, coding, entry)));
     let symbol_of = model.symbol_map();
-    let codes: Vec<Vec<u32>> = model.lengths.iter().map(|l| canonical_codes(l)).collect();
-    let own = neighbours.as_ref().map(|n| n.encoder(model.symbols.len()));
-    let coder = Coder {
-        model: &model,
-        codes: &codes,
-        neighbours: neighbours.as_ref().zip(own.as_deref()),
-        block_bits: 8 * coding.block_bytes as usize,
-    };
+    let words = Words::new(&model, neighbours.as_ref());
+    let block_bits = 8 * coding.block_bytes as usize;
     let segments: Vec<(Vec<u8>, Vec<u8>)> = (0..boards.div_ceil(SEGMENT))
         .into_par_iter()
         .map(|seg| {
@@ -106,15 +99,15 @@ pub fn compress(
             let symbols: Vec<u16> = (start..end)
                 .map(|r| symbol_of[usize::from(entry(r))])
                 .collect();
-            let backs = backs_of(lattice.filter(|_| coder.neighbours.is_some()), start, end);
+            let backs = backs_of(lattice.filter(|_| words.by_neighbours()), start, end);
             let mut data = Vec::new();
             let mut counts = Vec::new();
             let mut at = 0;
             while at < symbols.len() {
-                let (class, count) = coder.best_class(&symbols[at..], &backs[at..]);
+                let (class, count) = words.best_class(&symbols[at..], &backs[at..], block_bits);
                 assert!(count > 0, "no class codes a symbol of the level (a bug)");
                 let mut w = BitWriter::default();
-                coder.code(
+                words.code(
                     class,
                     &symbols[at..at + count],
                     &backs[at..],
@@ -170,18 +163,6 @@ fn backs_of(lattice: Option<Lattice>, start: u64, end: u64) -> Vec<Backs> {
     }
 }
 
-/// How board `k` of a block (`block[k]` its symbol, `block[..k]` those
-/// before it) names its neighbours.
-#[inline]
-pub fn names(block: &[u16], k: usize, backs: Backs) -> (u8, u8) {
-    let name = |back: u8| match usize::from(back) {
-        0 => NONE,
-        b if b > k => NONE,
-        b => bucket(block[k - b]),
-    };
-    (name(backs.up), name(backs.over))
-}
-
 /// Counts each combo's symbols over the level, cut into blocks as the
 /// version-4 codes of `model` would cut it (the final cut differs a little).
 fn count_combos(
@@ -196,6 +177,7 @@ fn count_combos(
     let symbol_of = model.symbol_map();
     let contexts = model.contexts();
     let block_bits = 8 * coding.block_bytes as usize;
+    let words = Words::new(model, None);
     let segments = boards.div_ceil(SEGMENT);
     // A few tasks, each over every task-th segment: the counters are large.
     let tasks = rayon::current_num_threads().clamp(1, 4) as u64;
@@ -211,7 +193,7 @@ fn count_combos(
                 let backs = backs_of(Some(lattice), start, end);
                 let mut at = 0;
                 while at < symbols.len() {
-                    let (class, count) = best_class(model, &symbols[at..], block_bits);
+                    let (class, count) = words.best_class(&symbols[at..], &backs[at..], block_bits);
                     assert!(count > 0, "no class codes a symbol of the level (a bug)");
                     let block = &symbols[at..at + count];
                     let mut context = START;
@@ -233,77 +215,6 @@ fn count_combos(
                 a
             },
         )
-}
-
-/// An own code's word and length by symbol (`None`: not coded).
-type OwnWords = Vec<Option<(u32, u8)>>;
-
-/// The codes a level is written with: version 4's, and the own codes of
-/// version 5's combos when there are neighbours.
-struct Coder<'a> {
-    model: &'a Model,
-    /// Version 4's words, by code then symbol.
-    codes: &'a [Vec<u32>],
-    /// The combos' own codes, and their words and lengths by symbol.
-    neighbours: Option<(&'a Neighbours, &'a [OwnWords])>,
-    block_bits: usize,
-}
-
-impl Coder<'_> {
-    /// The word and length of symbol `s` of a block's board `k` in class
-    /// `class` after `context`, or `None` when its code cannot code it.
-    #[inline]
-    fn word(
-        &self,
-        class: usize,
-        context: usize,
-        block: &[u16],
-        k: usize,
-        backs: Backs,
-    ) -> Option<(u32, u8)> {
-        let code = class * self.model.contexts() + context;
-        let s = usize::from(block[k]);
-        if let Some((n, own)) = self.neighbours {
-            let (up, over) = names(block, k, backs);
-            let c = n.own[combo(code, up, over)];
-            if c != NO_CODE {
-                return own[c as usize][s];
-            }
-        }
-        self.model
-            .codes(code, s)
-            .then(|| (self.codes[code][s], self.model.lengths[code][s]))
-    }
-
-    /// The class that codes the most of `symbols` (with their neighbours
-    /// `backs`) into one block, and how many.
-    fn best_class(&self, symbols: &[u16], backs: &[Backs]) -> (usize, usize) {
-        if self.neighbours.is_none() {
-            return best_class(self.model, symbols, self.block_bits);
-        }
-        let block = &symbols[..symbols.len().min(MAX_BOARDS_PER_BLOCK)];
-        best_class_by(self.model, block, self.block_bits, |class, context, n| {
-            self.word(class, context, block, n, backs[n])
-                .map(|(_, len)| usize::from(len))
-        })
-    }
-
-    /// Writes a block of `block`'s symbols in class `class`: the class,
-    /// then each symbol's word.
-    fn code(&self, class: usize, block: &[u16], backs: &[Backs], mut write: impl FnMut(u32, u8)) {
-        let class_bits = self.model.class_bits() as u8;
-        if class_bits > 0 {
-            write(class as u32, class_bits);
-        }
-        let mut context = START;
-        for k in 0..block.len() {
-            let (word, len) = self
-                .word(class, context, block, k, backs[k])
-                .expect("the class was chosen for coding these symbols");
-            write(word, len);
-            context = usize::from(self.model.next_context[usize::from(block[k])]);
-        }
-    }
 }
 
 /// The CRC-32 of each `chunk` bytes of the pieces `data` laid end to end

@@ -7,7 +7,7 @@ use super::cache::ProbeCache;
 use super::huffman::Decoder;
 use super::lattice::{Backs, Lattice, Walk};
 use super::model::{Model, START};
-use super::neighbours::{NO_CODE, NONE, NeighbourCodes, Neighbours, bucket, combo};
+use super::neighbours::{NONE, NeighbourCodes, Neighbours, bucket, combo};
 use super::{CompactInfo, LARGE_BLOCK_BYTES, MAX_BOARDS_PER_BLOCK, Section, meta_checksum};
 use crate::tb::file::checksum_serial;
 
@@ -30,7 +30,8 @@ pub struct CompactLevel {
     /// prefix holds one after the other, their bits and the code that
     /// follows (see [`skip_table`]).
     skip: Box<[u32]>,
-    /// Format version 5: the level's grid and the combos' own codes.
+    /// Format version 5: the level's grid and the decoder of its codes (the
+    /// combos' own codes and version 4's).
     neighbours: Option<(Lattice, NeighbourCodes)>,
     /// Recent probes' entries.
     cache: ProbeCache,
@@ -201,7 +202,8 @@ impl CompactLevel {
                 }
                 let (m, used) = Model::from_prefix(model)?;
                 let n = Neighbours::from_bytes(&model[used..], &m)?;
-                (m, Some((lattice, NeighbourCodes::new(&n))))
+                let codes = NeighbourCodes::new(&n, &m);
+                (m, Some((lattice, codes)))
             }
         };
         let decoders = model.decoders();

@@ -40,6 +40,7 @@ pub mod level;
 pub mod model;
 pub mod narrow;
 pub mod neighbours;
+pub mod words;
 
 use serde::{Deserialize, Serialize};
 

@@ -8,8 +8,11 @@
 //! version-4 codes (class × entry before) so splits into `WAYS²` *combos*;
 //! a combo has a code of its own only where that saves more bits than its
 //! description costs in the model, and otherwise uses the version-4 code.
-//! The own codes are decoded by their length limits (one 64-byte line a
-//! code), not by tables of prefixes: a level has tens of thousands.
+//! A level has tens of thousands of own codes, so the decoder keeps each in
+//! two cache lines: a table of its words of up to five bits (most of what
+//! it reads: its combo was given a code because it is predictable), and
+//! the bounds of its lengths for the longer ones. Version 4's codes are
+//! kept the same way, so every board is read alike.
 
 use super::huffman::{self, MAX_CODE_LEN, canonical_codes};
 use super::model::{Model, ModelError, START};
@@ -208,27 +211,67 @@ impl Neighbours {
         }
         Ok(Neighbours { own, codes })
     }
+}
 
-    /// Each own code's words and lengths over the whole alphabet, for the
-    /// encoder (length 0 and not coded: `None`).
-    pub fn encoder(&self, symbols: usize) -> Vec<Vec<Option<(u32, u8)>>> {
-        self.codes
+impl OwnCode {
+    /// Version 4's code `code` of `model` as an own code: the symbols it
+    /// codes and their lengths (its one symbol, of length 0, when it codes
+    /// only one).
+    pub(super) fn of_model(model: &Model, code: usize) -> OwnCode {
+        let lengths = &model.lengths[code];
+        if lengths.iter().all(|&l| l == 0) {
+            return OwnCode {
+                symbols: vec![model.single[code]],
+                lengths: vec![0],
+            };
+        }
+        let symbols: Vec<u16> = (0..lengths.len() as u16)
+            .filter(|&s| lengths[usize::from(s)] > 0)
+            .collect();
+        OwnCode {
+            lengths: symbols.iter().map(|&s| lengths[usize::from(s)]).collect(),
+            symbols,
+        }
+    }
+
+    /// The canonical word of each of the code's symbols, in the order of
+    /// `symbols` (0 for the one symbol of a code of length 0).
+    pub(super) fn words(&self) -> Vec<u32> {
+        let size = self
+            .symbols
             .iter()
-            .map(|code| {
-                let mut lengths = vec![0u8; symbols];
-                for (&s, &l) in code.symbols.iter().zip(&code.lengths) {
-                    lengths[usize::from(s)] = l;
-                }
-                let words = canonical_codes(&lengths);
-                let mut out = vec![None; symbols];
-                for &s in &code.symbols {
-                    let s = usize::from(s);
-                    out[s] = Some((words[s], lengths[s]));
-                }
-                out
-            })
+            .map(|&s| usize::from(s) + 1)
+            .max()
+            .unwrap_or(0);
+        let mut lengths = vec![0u8; size];
+        for (&s, &l) in self.symbols.iter().zip(&self.lengths) {
+            lengths[usize::from(s)] = l;
+        }
+        let canonical = canonical_codes(&lengths);
+        self.symbols
+            .iter()
+            .map(|&s| canonical[usize::from(s)])
             .collect()
     }
+}
+
+/// The [`QuickLine`] of `code`: each word of at most [`QUICK_BITS`] bits
+/// fills the entries its bits begin (a code of one symbol, of length 0,
+/// fills them all).
+fn quick_line(code: &OwnCode) -> QuickLine {
+    let mut line = QuickLine([0; 1 << QUICK_BITS]);
+    for ((&s, &len), word) in code.symbols.iter().zip(&code.lengths).zip(code.words()) {
+        if u32::from(len) > QUICK_BITS {
+            continue;
+        }
+        let free = QUICK_BITS - u32::from(len);
+        let first = (word as usize) << free;
+        // (Only a code that is no prefix code could reach past the end.)
+        if let Some(entries) = line.0.get_mut(first..first + (1 << free)) {
+            entries.fill(s | u16::from(len + 1) << 8);
+        }
+    }
+    line
 }
 
 /// Bits the model takes to describe a code of `used` of `size` symbols.
@@ -245,14 +288,14 @@ fn bitmap(n: usize, flag: impl Fn(usize) -> bool) -> Vec<u8> {
     out
 }
 
-/// Symbols of an own code held in its cache line (the shortest codes';
+/// Symbols of a code held in its cache line (the shortest codes';
 /// the rest lie in [`NeighbourCodes::overflow`]).
 const INLINE: usize = 32;
 
-/// One own code for the decoder, in one cache line: its shortest length,
-/// for each length the left-justified 16-bit window below which a code
-/// has at most that length, and its first symbols in canonical order (by
-/// length, then value). A probe reads one line a board.
+/// A code's longer words, in one cache line: its shortest length, for each
+/// length the left-justified 16-bit window below which a word has at most
+/// that length, and its first symbols in canonical order (by length, then
+/// value).
 #[derive(Clone, Debug)]
 #[repr(C, align(64))]
 struct LineCode {
@@ -266,26 +309,83 @@ struct LineCode {
 
 const _: () = assert!(std::mem::size_of::<LineCode>() == 64);
 
-/// The decoder of a level's own codes.
+/// Bits of the window a [`QuickLine`] is indexed by.
+const QUICK_BITS: u32 = 5;
+
+/// A code's words of at most [`QUICK_BITS`] bits, in one cache line:
+/// by the window's first [`QUICK_BITS`] bits, the symbol in the low byte
+/// and its length plus one in the high byte; 0 where the word is longer
+/// (read through the [`LineCode`]).
+#[derive(Clone, Debug)]
+#[repr(C, align(64))]
+struct QuickLine([u16; 1 << QUICK_BITS]);
+
+const _: () = assert!(std::mem::size_of::<QuickLine>() == 64);
+
+/// A code for the decoder in two adjacent cache lines: its short words,
+/// then its length bounds and first symbols for the longer ones.
+#[derive(Clone, Debug)]
+#[repr(C, align(128))]
+struct CodeLines {
+    quick: QuickLine,
+    line: LineCode,
+}
+
+const _: () = assert!(std::mem::size_of::<CodeLines>() == 128);
+
+/// The decoder of a level of version 5: every combo's code, its own or its
+/// version-4 code, read the same way (so that a board's decoding takes no
+/// branch on which kind of code its combo has).
 pub struct NeighbourCodes {
-    /// By combo, its own code or [`NO_CODE`].
-    own: Box<[u32]>,
-    codes: Box<[LineCode]>,
+    /// By combo, the code it reads: its own, or past the own codes its
+    /// version-4 code.
+    ids: Box<[u32]>,
+    /// The own codes, then version 4's.
+    codes: Box<[CodeLines]>,
     /// The symbols of each code past its first [`INLINE`], codes one after
     /// the other.
     overflow: Box<[u8]>,
     /// Where each code's symbols past the inline ones start in `overflow`.
     overflow_at: Box<[u32]>,
+    /// How many of `codes` are own codes.
+    own_codes: usize,
 }
 
 impl NeighbourCodes {
-    /// The decoder of `n`'s codes (whose alphabet has at most 256 symbols,
-    /// as [`Neighbours::from_bytes`] checks).
-    pub fn new(n: &Neighbours) -> NeighbourCodes {
-        let mut codes = Vec::with_capacity(n.codes.len());
+    /// The decoder of `n`'s codes and `model`'s (whose alphabet has at
+    /// most 256 symbols and whose codes are prefix codes, as
+    /// [`Neighbours::from_bytes`] and [`Model::from_prefix`] check).
+    pub fn new(n: &Neighbours, model: &Model) -> NeighbourCodes {
+        let own = n.codes.len() as u32;
+        let ids = n
+            .own
+            .iter()
+            .enumerate()
+            .map(|(c, &o)| {
+                if o == NO_CODE {
+                    own + (c / (WAYS * WAYS)) as u32
+                } else {
+                    o
+                }
+            })
+            .collect();
+        let v4: Vec<OwnCode> = (0..model.lengths.len())
+            .map(|c| OwnCode::of_model(model, c))
+            .collect();
+        NeighbourCodes::of_codes(ids, n.codes.iter().chain(&v4), n.codes.len())
+    }
+
+    /// The decoder reading `codes` by combo as `ids` says, the first
+    /// `own_codes` of them own codes.
+    fn of_codes<'a>(
+        ids: Box<[u32]>,
+        codes: impl Iterator<Item = &'a OwnCode>,
+        own_codes: usize,
+    ) -> NeighbourCodes {
+        let mut lines = Vec::new();
         let mut overflow = Vec::new();
-        let mut overflow_at = Vec::with_capacity(n.codes.len());
-        for code in &n.codes {
+        let mut overflow_at = Vec::new();
+        for code in codes {
             let mut order: Vec<usize> = (0..code.symbols.len()).collect();
             order.sort_by_key(|&k| (code.lengths[k], code.symbols[k]));
             let sorted: Vec<u8> = order.iter().map(|&k| code.symbols[k] as u8).collect();
@@ -296,7 +396,7 @@ impl NeighbourCodes {
             overflow.extend_from_slice(&sorted[head..]);
             let mut count = [0u32; MAX_CODE_LEN as usize + 1];
             for &l in &code.lengths {
-                count[usize::from(l)] += 1;
+                count[usize::from(l).min(MAX_CODE_LEN as usize)] += 1;
             }
             let min_len = code.lengths.iter().copied().min().unwrap_or(0);
             let mut limit = [0u16; MAX_CODE_LEN as usize];
@@ -306,34 +406,46 @@ impl NeighbourCodes {
                 // Left-justified: at most 1 << 16, which wraps to 0.
                 limit[len - 1] = (first << (16 - len)) as u16;
             }
-            codes.push(LineCode {
-                min_len,
-                limit,
-                inline,
+            lines.push(CodeLines {
+                quick: quick_line(code),
+                line: LineCode {
+                    min_len,
+                    limit,
+                    inline,
+                },
             });
         }
         NeighbourCodes {
-            own: n.own.clone().into_boxed_slice(),
-            codes: codes.into_boxed_slice(),
+            ids,
+            codes: lines.into_boxed_slice(),
             overflow: overflow.into_boxed_slice(),
             overflow_at: overflow_at.into_boxed_slice(),
+            own_codes,
         }
     }
 
-    /// The own code of a combo, or [`NO_CODE`].
+    /// The code a combo reads (code 0 for a combo past the table, which
+    /// only damaged class bits name).
     #[inline]
-    pub fn own(&self, combo: usize) -> u32 {
-        self.own.get(combo).copied().unwrap_or(NO_CODE)
+    pub fn id(&self, combo: usize) -> u32 {
+        self.ids.get(combo).copied().unwrap_or(0)
     }
 
-    /// The symbol of own code `code` at the front of the 16-bit `window`,
-    /// and its length. Bits no code starts with read as symbol 0 and 15
-    /// bits (only in damaged data).
+    /// The symbol of code `code` at the front of the 16-bit `window`, and
+    /// its length. Bits no code starts with read as symbol 0 and 15 bits
+    /// (only in damaged data).
     #[inline]
     pub fn decode(&self, code: u32, window: u32) -> (u16, u32) {
         let Some(c) = self.codes.get(code as usize) else {
             return (0, 0);
         };
+        let short = c.quick.0[(window >> (16 - QUICK_BITS)) as usize & ((1 << QUICK_BITS) - 1)];
+        if short != 0 {
+            return (short & 0xFF, u32::from(short >> 8) - 1);
+        }
+        let c = &c.line;
+        // (A code of one symbol always answers from its quick line; this
+        // keeps the loop below from a length of 0.)
         if c.min_len == 0 {
             return (u16::from(c.inline[0]), 0);
         }
@@ -359,7 +471,7 @@ impl NeighbourCodes {
     #[inline]
     fn symbol(&self, code: usize, at: usize) -> u16 {
         if at < INLINE {
-            return u16::from(self.codes[code].inline[at]);
+            return u16::from(self.codes[code].line.inline[at]);
         }
         let from = self.overflow_at.get(code).copied().unwrap_or(0) as usize;
         u16::from(self.overflow.get(from + at - INLINE).copied().unwrap_or(0))
@@ -367,7 +479,7 @@ impl NeighbourCodes {
 
     /// The number of own codes.
     pub fn codes(&self) -> usize {
-        self.codes.len()
+        self.own_codes
     }
 }
 
@@ -528,10 +640,10 @@ mod tests {
                     symbols: symbols.clone(),
                 }],
             };
-            let encoder = n.encoder(row.len());
-            let decoder = NeighbourCodes::new(&n);
-            for &s in &symbols {
-                let (word, len) = encoder[0][usize::from(s)].unwrap();
+            let decoder = NeighbourCodes::of_codes(vec![0].into(), n.codes.iter(), 1);
+            let words = n.codes[0].words();
+            for (k, &s) in symbols.iter().enumerate() {
+                let (word, len) = (words[k], n.codes[0].lengths[k]);
                 let mut w = BitWriter::default();
                 w.write(word, len);
                 w.write(0x5A5A, 16);
@@ -540,5 +652,54 @@ mod tests {
                 assert_eq!(decoder.decode(0, window), (s, u32::from(len)), "{row:?}");
             }
         }
+    }
+
+    /// Version 4's codes, held as the decoder of version 5 holds them (the
+    /// combos without codes of their own read them), decode every window
+    /// as version 4's decoder does: codes of one symbol, of 40 symbols
+    /// (past the 32 a line keeps) and of words up to 15 bits. A combo past
+    /// the table (damaged class bits) reads some code without a panic.
+    #[test]
+    fn version_4_codes_decode_as_version_4_does() {
+        let rows: [&[u64]; 3] = [&GEOMETRIC, &[5, 0, 1, 1, 40, 2, 0, 9, 1, 1, 1], &[0; 40]];
+        let lengths: Vec<Vec<u8>> = rows
+            .iter()
+            .map(|row| {
+                let mut l = huffman::code_lengths(row);
+                l.resize(40, 0);
+                l
+            })
+            .collect();
+        let model = Model {
+            symbols: (0..40).collect(),
+            next_context: vec![0; 40],
+            classes: 1,
+            lengths,
+            // The third code codes symbol 37 alone.
+            single: vec![0, 0, 37],
+        };
+        let n = Neighbours {
+            own: vec![NO_CODE; 3 * WAYS * WAYS],
+            codes: Vec::new(),
+        };
+        let codes = NeighbourCodes::new(&n, &model);
+        let decoders = model.decoders();
+        for (code, decoder) in decoders.iter().enumerate() {
+            for pair in [0, WAYS * WAYS - 1] {
+                let id = codes.id(code * WAYS * WAYS + pair);
+                for window in 0..1u32 << 16 {
+                    let mut bytes = [0u8; 10];
+                    bytes[..2].copy_from_slice(&(window as u16).to_be_bytes());
+                    let mut len = 0;
+                    let symbol = decoder.decode(&bytes, &mut len);
+                    assert_eq!(
+                        codes.decode(id, window),
+                        (symbol, len as u32),
+                        "code {code}, window {window:016b}"
+                    );
+                }
+            }
+        }
+        assert_eq!(codes.id(3 * WAYS * WAYS), 0);
     }
 }

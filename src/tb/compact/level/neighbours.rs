@@ -32,7 +32,7 @@ impl CompactLevel {
     }
 
     /// [`CompactLevel::decode_block`] for a block of version 5: each
-    /// board's code is its combo's own, or else version 4's.
+    /// board's code is its combo's, its own or else version 4's.
     #[inline]
     pub(super) fn decode_neighbours<const L: usize>(
         &self,
@@ -137,13 +137,9 @@ impl<const L: usize> Cursor<L> {
             b if b > k => NONE,
             b => self.names[k - b],
         };
-        let own = codes.own(combo(self.code, name(backs.up), name(backs.over)));
-        let (symbol, len, next) = if own == NO_CODE {
-            level.read_code(self.limbs[0], self.code, self.class_base)
-        } else {
-            let (s, len) = codes.decode(own, (self.limbs[0] >> 112) as u32);
-            (s, len, self.class_base + level.context_after(s))
-        };
+        let code = codes.id(combo(self.code, name(backs.up), name(backs.over)));
+        let (symbol, len) = codes.decode(code, (self.limbs[0] >> 112) as u32);
+        let next = self.class_base + level.context_after(symbol);
         self.names[k] = bucket(symbol);
         self.k = k + 1;
         self.code = next;
