@@ -553,6 +553,17 @@ fn compress_brings_a_level_to_the_version_neighbours_from_asks() {
             "--neighbours-from {from}"
         );
         assert_eq!(&*compact.raw(), raw.payload(), "--neighbours-from {from}");
+        // `oware stats` says which version the level is in.
+        let stats: serde_json::Value =
+            serde_json::from_str(&common::stdout(&["stats", "--db", dir, "--json"])).unwrap();
+        let level = &stats["levels"][0];
+        assert_eq!(level["seeds"], 12);
+        assert_eq!(level["format"], "compact");
+        assert_eq!(level["version"], version);
+        let file = std::fs::metadata(tmp.path().join(&name)).unwrap().len();
+        assert_eq!(level["bytes"], file);
+        let text = common::stdout(&["stats", "--db", dir]);
+        assert!(text.contains(&format!("compact v{version}, ")), "{text}");
     }
 }
 
@@ -606,6 +617,30 @@ fn compress_runs_again_and_commands_read_compact_and_mixed_folders() {
     assert_eq!(out.matches("already compact").count(), 10, "{out}");
     let after = common::stdout(&["probe", "2-2-1-0-1-1-1-0-1-0-0-0-0-0-S", "--db", dir]);
     assert_eq!(before, after);
+    // `oware stats` tells raw levels from compact ones: 2 bytes a board
+    // raw (and the header), far fewer compact.
+    let out = common::stdout(&["compress", "--db", dir, "--level", "9"]);
+    assert!(out.contains("already compact"), "{out}");
+    let raw_dir = tempfile::tempdir().unwrap();
+    let raw_path = raw_dir.path().to_str().unwrap();
+    common::stdout(&["build", "--max-seeds", "9", "--db", raw_path, "--raw"]);
+    for (folder, format, version) in [(dir, "compact", COMPACT_V4), (raw_path, "raw", 1)] {
+        let stats: serde_json::Value =
+            serde_json::from_str(&common::stdout(&["stats", "--db", folder, "--json"])).unwrap();
+        let level = &stats["levels"][9];
+        assert_eq!(level["seeds"], 9);
+        assert_eq!(level["format"], format);
+        assert_eq!(level["version"], version);
+        let bytes = level["bytes"].as_u64().unwrap();
+        let boards = level["boards"].as_u64().unwrap();
+        if format == "raw" {
+            assert!(bytes > 2 * boards && bytes < 2 * boards + 4096, "{bytes}");
+        } else {
+            assert!(bytes < boards, "{bytes}");
+        }
+        let text = common::stdout(&["stats", "--db", folder]);
+        assert!(text.contains(&format!("{format} v{version}, ")), "{text}");
+    }
     // Levels under a million boards keep version 4 whatever
     // `--neighbours-from` says, so nothing is coded again.
     let out = common::stdout(&["compress", "--db", dir, "--neighbours-from", "0"]);

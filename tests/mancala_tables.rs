@@ -414,6 +414,9 @@ fn build_probe_verify_stats_from_the_command_line() {
     let levels = v["levels"].as_array().unwrap();
     assert_eq!(levels.len(), 7);
     assert_eq!(levels[6]["exact"], 12376);
+    // Mancala's levels are compact in format version 4 (never 5).
+    assert_eq!(levels[6]["format"], "compact");
+    assert_eq!(levels[6]["version"], 4);
     let total: u64 = levels[6]["histogram"]
         .as_object()
         .unwrap()

@@ -102,6 +102,13 @@ pub struct LevelReport {
     /// gM (Abapa) or score (Awari, Mancala) → boards, non-zero entries
     /// only.
     pub histogram: std::collections::BTreeMap<i32, u64>,
+    /// How the file holds the level: `"raw"` or `"compact"`.
+    pub format: &'static str,
+    /// The file's format version (its header's): for a compact level, 5
+    /// when coded by its boards' neighbours.
+    pub version: u32,
+    /// The file's size in bytes.
+    pub bytes: u64,
 }
 
 impl LevelReport {
@@ -113,11 +120,14 @@ impl LevelReport {
             .map(|(v, c)| format!("{v}:{c}"))
             .collect();
         format!(
-            "level {:>2}: {:>13} boards, {:>13} exact ({:.1}%)  {}",
+            "level {:>2}: {:>13} boards, {:>13} exact ({:.1}%)  {} v{}, {:.2} bits a board  {}",
             self.seeds,
             self.boards,
             self.exact,
             100.0 * self.exact as f64 / self.boards as f64,
+            self.format,
+            self.version,
+            8.0 * self.bytes as f64 / self.boards as f64,
             hist.join(" ")
         )
     }
@@ -153,6 +163,9 @@ pub fn levels_stats(levels: &Levels) -> Result<Vec<LevelReport>, TableError> {
                 boards: rules.level_size(level),
                 exact: s.exact,
                 histogram,
+                format: if table.is_compact() { "compact" } else { "raw" },
+                version: table.header().version,
+                bytes: table.file_bytes(),
             })
         })
         .collect()
