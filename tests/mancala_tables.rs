@@ -426,7 +426,11 @@ fn build_probe_verify_stats_from_the_command_line() {
     assert_eq!(total, 12376);
     // The empty capture's tables are other files in the same folder.
     let empty = [&mancala[..], &["--empty-capture"]].concat();
-    common::fails(&[&["probe", pos][..], &empty].concat(), "table not built");
+    // The error says how to build them: these rules, up to this level.
+    common::fails(
+        &[&["probe", pos][..], &empty].concat(),
+        "table not built (`oware build --rules mancala --empty-capture --max-seeds 6 --db ",
+    );
     common::stdout(&[&["build", "--max-seeds", "6", "--quiet"][..], &empty].concat());
     let v: serde_json::Value = serde_json::from_str(&common::stdout(
         &[&["verify", "--json"][..], &empty].concat(),

@@ -85,6 +85,9 @@ impl MancalaProbe {
 pub fn probe(tables: &MancalaTables, pos: &MancalaPosition) -> Result<MancalaProbe, TableError> {
     let board = mover_board(pos);
     let n = usize::from(pos.seeds_on_board());
+    // The position's own level first: a move never adds seeds to the
+    // board, so a missing level is reported as the highest one needed.
+    tables.levels().require(n)?;
     let moves = tables.moves(pos)?;
     let mut levels: Vec<usize> = moves.iter().map(|(e, _)| usize::from(e.seeds)).collect();
     levels.push(n);

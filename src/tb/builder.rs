@@ -670,7 +670,7 @@ pub fn build_levels_as<G: TableGame>(
                 summaries.push(summary);
                 continue;
             }
-            Err(TableError::Missing(_) | TableError::Corrupt { .. }) => {}
+            Err(TableError::Missing { .. } | TableError::Corrupt { .. }) => {}
             Err(TableError::Mismatch { path, reason }) => {
                 return Err(BuildError::Foreign { path, reason });
             }

@@ -123,8 +123,19 @@ pub struct Header {
 #[derive(Debug, thiserror::Error)]
 pub enum TableError {
     /// The file does not exist.
-    #[error("{}: table not built (`oware build --rules RULES --max-seeds N` builds levels 0..N)", .0.display())]
-    Missing(PathBuf),
+    #[error(
+        "{}: table not built (`oware build {build} --max-seeds {level} --db {}` builds levels 0..{level})",
+        path.display(),
+        folder_of(path).display()
+    )]
+    Missing {
+        /// The file looked for.
+        path: PathBuf,
+        /// The flags of `oware build` naming its rules.
+        build: String,
+        /// Its level.
+        level: usize,
+    },
     /// A board above the levels built.
     #[error(
         "{}: the tables reach {reach} seeds; this position has {seeds} (`oware build {build} --max-seeds {seeds} --db {}` builds up to it)",
@@ -171,6 +182,15 @@ pub enum TableError {
 }
 
 impl TableError {
+    /// The file of `rules`' level `level` at `path` is not there.
+    pub fn missing(path: &Path, rules: TableRules, level: usize) -> TableError {
+        TableError::Missing {
+            path: path.to_path_buf(),
+            build: rules.build_flags(),
+            level,
+        }
+    }
+
     fn io(path: &Path, error: io::Error) -> TableError {
         TableError::Io {
             path: path.to_path_buf(),
@@ -186,13 +206,18 @@ impl TableError {
     }
 }
 
+/// The folder of a table file (`.` for a bare file name).
+fn folder_of(path: &Path) -> &Path {
+    match path.parent() {
+        Some(dir) if !dir.as_os_str().is_empty() => dir,
+        _ => Path::new("."),
+    }
+}
+
 /// What to do about a damaged table file: delete it and rebuild its level
 /// (a build keeps the valid levels below it).
 fn remedy(path: &Path, rules: TableRules, level: usize) -> String {
-    let dir = match path.parent() {
-        Some(dir) if !dir.as_os_str().is_empty() => dir,
-        _ => Path::new("."),
-    };
+    let dir = folder_of(path);
     format!(
         "delete it and run `oware build {} --max-seeds {level} --db {}`",
         rules.build_flags(),
@@ -399,12 +424,12 @@ impl TableFile {
                 ));
             }
             Err(e) if e.kind() == io::ErrorKind::NotFound => {
-                return Err(TableError::Missing(path.to_path_buf()));
+                return Err(TableError::missing(path, rules, level));
             }
             _ => {}
         }
         let file = File::open(path).map_err(|e| match e.kind() {
-            io::ErrorKind::NotFound => TableError::Missing(path.to_path_buf()),
+            io::ErrorKind::NotFound => TableError::missing(path, rules, level),
             _ => TableError::io(path, e),
         })?;
         // SAFETY: the map is read-only and table files are only ever created

@@ -34,7 +34,7 @@ impl Levels {
         let mut levels = Levels::empty(dir, rules);
         for level in 0..=MAX_SEEDS {
             match levels.load(level, false) {
-                Ok(()) | Err(TableError::Missing(_)) => {}
+                Ok(()) | Err(TableError::Missing { .. }) => {}
                 Err(e) => return Err(e),
             }
         }
@@ -61,7 +61,7 @@ impl Levels {
                         table.read_ahead();
                     }
                 }
-                Err(TableError::Missing(_)) => {}
+                Err(TableError::Missing { .. }) => {}
                 Err(e) => rejected.push((level, e)),
             }
         }
@@ -187,7 +187,7 @@ impl Levels {
                         build: self.rules.build_flags(),
                     }
                 }
-                _ => TableError::Missing(self.path(level)),
+                _ => TableError::missing(&self.path(level), self.rules, level),
             })
     }
 

@@ -129,14 +129,16 @@ pub fn board_value(tb: &Tablebase, board: &[u8; 12], seeds: usize) -> Result<Val
         }
         return Ok(v);
     }
-    // Not in the index: valued from its children, whose levels must be there.
-    let mut missing = Ok(());
-    for_each_child(board, variant, |e| {
-        if missing.is_ok() {
-            missing = tb.require(seeds - e.captured as usize).map(|_| ());
-        }
-    });
-    missing?;
+    // Not in the index: valued from its children, whose levels must be
+    // there (the highest asked first, so that a missing one is reported
+    // as the build that reaches them all).
+    let mut needed = Vec::new();
+    for_each_child(board, variant, |e| needed.push(seeds - e.captured as usize));
+    needed.sort_unstable_by(|a, b| b.cmp(a));
+    needed.dedup();
+    for level in needed {
+        tb.require(level)?;
+    }
     Ok(expected_value(
         board,
         seeds,

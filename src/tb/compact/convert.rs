@@ -324,7 +324,7 @@ pub fn compress_folder(
         }
         let path = crate::tb::file::table_path(dir, rules, level);
         let result = match compress_file(&path, rules, level, coding, neighbours_from) {
-            Err(TableError::Missing(_)) if only.is_none() => continue,
+            Err(TableError::Missing { .. }) if only.is_none() => continue,
             result => result?,
         };
         report(&result);

@@ -152,7 +152,7 @@ fn build_ranks(
         let (found, error) = if root {
             match TableFile::open(&path, opts.variant, level, true) {
                 Ok(_) => (PRESENT, None),
-                Err(TableError::Missing(_) | TableError::Corrupt { .. }) => (ABSENT, None),
+                Err(TableError::Missing { .. } | TableError::Corrupt { .. }) => (ABSENT, None),
                 Err(TableError::Mismatch { path, reason }) => {
                     (FOREIGN, Some(BuildError::Foreign { path, reason }))
                 }
