@@ -132,11 +132,14 @@ pub fn board_value(tb: &Tablebase, board: &[u8; 12], seeds: usize) -> Result<Val
     // Not in the index: valued from its children, whose levels must be
     // there (the highest asked first, so that a missing one is reported
     // as the build that reaches them all).
-    let mut needed = Vec::new();
-    for_each_child(board, variant, |e| needed.push(seeds - e.captured as usize));
+    let (mut needed, mut count) = ([0usize; 6], 0);
+    for_each_child(board, variant, |e| {
+        needed[count] = seeds - e.captured as usize;
+        count += 1;
+    });
+    let needed = &mut needed[..count];
     needed.sort_unstable_by(|a, b| b.cmp(a));
-    needed.dedup();
-    for level in needed {
+    for &level in needed.iter() {
         tb.require(level)?;
     }
     Ok(expected_value(

@@ -20,10 +20,14 @@ pub struct CompactLevel {
     contexts: usize,
     /// Bits naming a block's class.
     class_bits: u32,
-    /// By class then context.
+    /// Codes of the model (classes × contexts).
+    codes: usize,
+    /// By class then context (none in version 5, read through
+    /// `neighbours`).
     decoders: Vec<Decoder>,
     /// Every code's words of at most [`FAST_BITS`] bits in one table, by
-    /// code (class × contexts + context) then prefix (see [`fast_entry`]).
+    /// code (class × contexts + context) then prefix (see [`fast_entry`];
+    /// none in version 5).
     fast: Box<[u32]>,
     /// For the codes a probe passes over on its way to its rank: by code
     /// and prefix as [`CompactLevel::fast`], how many whole codes the
@@ -206,17 +210,21 @@ impl CompactLevel {
                 (m, Some((lattice, codes)))
             }
         };
-        let decoders = model.decoders();
-        let fast = fast_table(&decoders, &model.next_context, model.contexts());
+        // Version 5 reads every code through its neighbour codes, which
+        // hold version 4's too: no tables of version 4's, no skip table.
+        let (decoders, fast, skip) = if neighbours.is_some() {
+            (Vec::new(), Box::default(), Box::default())
+        } else {
+            let decoders = model.decoders();
+            let fast = fast_table(&decoders, &model.next_context, model.contexts());
+            let skip = skip_table(&fast);
+            (decoders, fast, skip)
+        };
         let level = CompactLevel {
             info,
-            // Version 5 reads every code of a block: no skip table.
-            skip: if neighbours.is_some() {
-                Box::default()
-            } else {
-                skip_table(&fast)
-            },
+            skip,
             fast,
+            codes: model.lengths.len(),
             neighbours,
             contexts: model.contexts(),
             class_bits: model.class_bits(),
@@ -254,13 +262,13 @@ impl CompactLevel {
 
     /// Classes of codes (1: none, see [`super::classes`]).
     pub fn classes(&self) -> usize {
-        self.decoders.len() / self.contexts.max(1)
+        self.codes / self.contexts.max(1)
     }
 
     /// Distinct entries (symbols) and codes (classes × contexts) of the
     /// model.
     pub fn model_size(&self) -> (usize, usize) {
-        (self.symbols.len(), self.decoders.len())
+        (self.symbols.len(), self.codes)
     }
 
     #[inline]
