@@ -52,6 +52,12 @@ fn build_probe_verify_stats() {
     assert_eq!(out.matches(": ok").count(), 9, "{out}");
     let out = ok(&["verify", "--dir", dir, "--level", "8", "--sample", "100"]);
     assert!(out.contains("100 boards re-checked"), "{out}");
+    // Each level says the format and version its file holds.
+    assert!(out.contains("ok (compact v4: header"), "{out}");
+    let v: serde_json::Value =
+        serde_json::from_str(&ok(&["verify", "--dir", dir, "--level", "3", "--json"])).unwrap();
+    assert_eq!(v["levels"][0]["format"], "compact", "{v}");
+    assert_eq!(v["levels"][0]["version"], 4, "{v}");
 
     let v: serde_json::Value =
         serde_json::from_str(&ok(&["stats", "--dir", dir, "--json"])).unwrap();

@@ -387,6 +387,33 @@ fn the_rules_line_names_the_start_a_position_comes_from() {
 }
 
 #[test]
+fn missing_race_tables_name_the_build_that_serves_the_position() {
+    let tmp = tempfile::tempdir().unwrap();
+    let db = tmp.path().to_str().unwrap();
+    let solve = |extra: &[&str], needle: &str| {
+        let mut args = vec!["solve", "--rules", "mancala", "--db", db];
+        args.extend_from_slice(extra);
+        common::fails(&args, needle);
+    };
+    // 60 seeds: boards of 12 seeds and more while both stores are under 25.
+    solve(
+        &["--start-seeds", "5"],
+        &format!("--race --start-seeds 5 --max-seeds 22 --db {db}"),
+    );
+    solve(
+        &["--start-seeds", "5", "--empty-capture"],
+        "--rules mancala --empty-capture --race --start-seeds 5",
+    );
+    // 84 seeds: 36 and more, beyond this machine.
+    solve(&["--start-seeds", "7"], "matter from level 36 up");
+    // 24 seeds are no start's total: no build makes their race tables.
+    solve(
+        &["--stop", "--position", "0-0-0-0-1-1-0-0-0-0-1-1-10-10-S"],
+        "this position holds 24",
+    );
+}
+
+#[test]
 fn bad_solve_input_is_one_line() {
     common::fails(&["solve"], "mancala only");
     // With the stop in play, a store of 25 has ended the game.

@@ -20,6 +20,39 @@ use super::solve::SolveArgs;
 /// A long solve says how many nodes it has searched this often.
 const HEARTBEAT: Duration = Duration::from_secs(60);
 
+/// The most seeds a race level built on this machine holds: level 30 is
+/// held a byte a board (2.7 GB) while it is built; level 36 (17.4 GB)
+/// does not fit beside the levels it reads.
+const RACE_LEVELS_HERE: usize = 30;
+
+/// What builds race tables that serve `pos`, or why no build here does.
+fn race_build_hint(rules: MancalaRules, pos: &MancalaPosition, dir: &std::path::Path) -> String {
+    let total = pos.total_seeds() as usize;
+    let Some(k) = super::solve::start_of(pos) else {
+        return format!(
+            "race tables are built for a start's total, 12 times 3, 4, 5 or 7 seeds; this position holds {total}"
+        );
+    };
+    // While both stores are under the stop, the board holds at least this
+    // many seeds: race levels below it hold no position of this game.
+    let first = total.saturating_sub(2 * (usize::from(STOP_SEEDS) - 1));
+    if first > RACE_LEVELS_HERE {
+        return format!(
+            "the {k}-seed start's race tables matter from level {first} up, beyond one machine of 24 GB; see the manual's chapter on Mancala"
+        );
+    }
+    let capture = if rules.empty_capture {
+        " --empty-capture"
+    } else {
+        ""
+    };
+    format!(
+        "`oware build --rules mancala{capture} --race --start-seeds {k} --max-seeds {} --db {}` builds them",
+        (first + 10).min(RACE_LEVELS_HERE),
+        dir.display()
+    )
+}
+
 /// Solves `pos` under `rules` with the stop in play.
 pub fn run(
     args: &SolveArgs,
@@ -51,9 +84,9 @@ pub fn run(
             }
             if t.complete_up_to().is_none() {
                 bail!(
-                    "{}: no race tables for {total} seeds (`oware build --rules mancala --race --start-seeds K --max-seeds 22 --db {}` builds them)",
+                    "{}: no race tables for {total} seeds ({})",
                     dir.display(),
-                    dir.display()
+                    race_build_hint(rules, pos, dir)
                 );
             }
             Some(t)

@@ -85,11 +85,20 @@ fn verify<G: TableGame>(args: &VerifyArgs, game: &G, tables: &Levels) -> Result<
             )
         })?;
         let seconds = started.elapsed().as_secs_f64();
+        let table = tables.require(level)?;
+        let format = if table.is_compact() { "compact" } else { "raw" };
+        let version = table.header().version;
         if args.json {
-            checked_levels.push(json!({"seeds": level, "checked": checked, "seconds": seconds}));
+            checked_levels.push(json!({
+                "seeds": level,
+                "checked": checked,
+                "seconds": seconds,
+                "format": format,
+                "version": version,
+            }));
         } else {
             output::line(format_args!(
-                "level {level:>2}: ok (header, checksum, {checked} boards re-checked) in {seconds:.2} s"
+                "level {level:>2}: ok ({format} v{version}: header, checksum, {checked} boards re-checked) in {seconds:.2} s"
             ));
         }
     }
