@@ -401,10 +401,62 @@ fn tune_trains_a_network_the_engine_uses() {
     );
 }
 
+/// `--hidden` sets the width; 32 units train the network the build before
+/// the widths trained (its checksum on this data, taken from that build),
+/// and a width no inference has is refused.
+#[test]
+fn tune_trains_each_width_and_32_as_before() {
+    let data =
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/network_positions.txt");
+    let data = data.to_str().unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let train = |hidden: Option<&str>| {
+        let out = dir.path().join("w.nnue");
+        let mut args = vec![
+            "tune",
+            "--data",
+            data,
+            "--network",
+            "--epochs",
+            "3",
+            "--out",
+            out.to_str().unwrap(),
+            "--json",
+        ];
+        if let Some(h) = hidden {
+            args.extend(["--hidden", h]);
+        }
+        let v: serde_json::Value = serde_json::from_str(&stdout(&args)).unwrap();
+        let choice = oware::search::EvalChoice::load(&out).unwrap();
+        let net = choice.network_in_use().expect("a network").clone();
+        assert_eq!(v["checksum"], format!("{:08x}", net.checksum()), "{v}");
+        assert_eq!(v["hidden"], net.hidden(), "{v}");
+        net
+    };
+    let narrow = train(Some("32"));
+    // Training runs in f32 through the platform's exp(): the checksum is
+    // the one the build before gave on Linux x86-64, where CI runs.
+    if cfg!(all(target_os = "linux", target_arch = "x86_64")) {
+        assert_eq!(format!("{:08x}", narrow.checksum()), "a4a51294");
+    }
+    assert_eq!(train(None).hidden(), oware::search::eval::network::HIDDEN);
+    assert_eq!(train(Some("128")).hidden(), 128);
+    fails(
+        &["tune", "--data", data, "--network", "--hidden", "48"],
+        "32, 64 or 128",
+    );
+    fails(&["tune", "--data", data, "--hidden", "32"], "--network");
+}
+
 /// The shipped networks load, are the ones their README names, and play.
 #[test]
 fn the_shipped_networks_load_and_play() {
-    for name in ["abapa-24.nnue", "abapa-24-selfplay.nnue", "abapa-31.nnue"] {
+    for name in [
+        "abapa-24.nnue",
+        "abapa-24-selfplay.nnue",
+        "abapa-31.nnue",
+        "abapa-32.nnue",
+    ] {
         shipped_network_loads_and_plays(name);
     }
 }

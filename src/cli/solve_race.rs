@@ -20,25 +20,28 @@ use super::solve::SolveArgs;
 /// A long solve says how many nodes it has searched this often.
 const HEARTBEAT: Duration = Duration::from_secs(60);
 
-/// The most seeds a race level built on this machine holds: level 30 is
-/// held a byte a board (2.7 GB) while it is built; level 36 (17.4 GB)
+/// The most seeds a race level built on one 24 GB machine holds: level 30
+/// is held a byte a board (3.2 GB) while it is built; level 36 (17.4 GB)
 /// does not fit beside the levels it reads.
 const RACE_LEVELS_HERE: usize = 30;
+
+/// Race levels the hint asks for above the fewest seeds a board of the game
+/// holds: levels 12..22 for the 5-seed start, the manual's example; more
+/// levels close more lines and make the solve faster.
+const RACE_LEVELS_ABOVE: usize = 10;
 
 /// What builds race tables that serve `pos`, or why no build here does.
 fn race_build_hint(rules: MancalaRules, pos: &MancalaPosition, dir: &std::path::Path) -> String {
     let total = pos.total_seeds() as usize;
     let Some(k) = super::solve::start_of(pos) else {
-        return format!(
-            "race tables are built for a start's total, 12 times 3, 4, 5 or 7 seeds; this position holds {total}"
-        );
+        return "race tables serve a start's total only: 36, 48, 60 or 84 seeds".to_string();
     };
     // While both stores are under the stop, the board holds at least this
     // many seeds: race levels below it hold no position of this game.
     let first = total.saturating_sub(2 * (usize::from(STOP_SEEDS) - 1));
     if first > RACE_LEVELS_HERE {
         return format!(
-            "the {k}-seed start's race tables matter from level {first} up, beyond one machine of 24 GB; see the manual's chapter on Mancala"
+            "the {k}-seed start's race tables matter from level {first} up, and level 36 alone is 17.4 G boards at a byte a board, beyond a 24 GB machine; see the manual's chapter on Mancala"
         );
     }
     let capture = if rules.empty_capture {
@@ -48,7 +51,7 @@ fn race_build_hint(rules: MancalaRules, pos: &MancalaPosition, dir: &std::path::
     };
     format!(
         "`oware build --rules mancala{capture} --race --start-seeds {k} --max-seeds {} --db {}` builds them",
-        (first + 10).min(RACE_LEVELS_HERE),
+        (first + RACE_LEVELS_ABOVE).min(RACE_LEVELS_HERE),
         dir.display()
     )
 }

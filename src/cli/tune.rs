@@ -94,9 +94,21 @@ pub struct TuneArgs {
     /// Adam's step size (with --network).
     #[arg(long, default_value_t = 0.001, requires = "network", value_parser = parse_rate)]
     pub(super) learning_rate: f32,
+    /// Hidden units of the network (with --network): 32, 64 or 128.
+    #[arg(long, value_name = "N", default_value_t = oware::search::eval::network::HIDDEN, requires = "network", value_parser = parse_hidden)]
+    pub(super) hidden: usize,
     /// Print the result as one JSON object.
     #[arg(long)]
     pub(super) json: bool,
+}
+
+/// A hidden layer's width: one the network's inference is compiled for.
+fn parse_hidden(text: &str) -> Result<usize, String> {
+    use oware::search::eval::network::{WIDTHS, WIDTHS_TEXT};
+    match text.parse::<usize>() {
+        Ok(n) if WIDTHS.contains(&n) => Ok(n),
+        _ => Err(format!("`{text}`: the hidden units are {WIDTHS_TEXT}")),
+    }
 }
 
 /// A learning rate: a positive number up to 1.

@@ -5,7 +5,6 @@ use anyhow::{Context, Result};
 use serde_json::json;
 
 use oware::search::EvalParams;
-use oware::search::eval::network::HIDDEN;
 use oware::tune::network::{Epoch, TrainOptions, TrainRow, train};
 use oware::tune::{Rows, Sample, fit};
 
@@ -35,6 +34,7 @@ pub(super) fn run(
         learning_rate: args.learning_rate,
         seed: args.seed,
         threat: start.threat as f32 / 100.0,
+        hidden: args.hidden,
         ..TrainOptions::new(k)
     };
     if show {
@@ -71,7 +71,8 @@ pub(super) fn run(
         let comments = vec![
             format!("oware tune --network: {source}"),
             format!(
-                "{HIDDEN} hidden units, {} epochs (best {}), K {k:.6}: held-out error {:.6} (the start weights {weights_held:.6})",
+                "{} hidden units, {} epochs (best {}), K {k:.6}: held-out error {:.6} (the start weights {weights_held:.6})",
+                network.hidden(),
                 options.epochs,
                 trained.best + 1,
                 best.held_out
@@ -94,6 +95,7 @@ pub(super) fn run(
             "weights_held_out_error": weights_held,
             "checksum": format!("{:08x}", network.checksum()),
             "threat": network.threat(),
+            "hidden": network.hidden(),
             "out": args.out.as_ref().map(|p| p.display().to_string()),
         }));
     } else {
@@ -112,8 +114,9 @@ pub(super) fn run(
             best.held_out
         ));
         output::line(format_args!(
-            "network {:08x}: {HIDDEN} hidden units, capture weight {}",
+            "network {:08x}: {} hidden units, capture weight {}",
             network.checksum(),
+            network.hidden(),
             network.threat()
         ));
         if let Some(path) = &args.out {

@@ -11,7 +11,7 @@
 use crate::Position;
 use crate::arena::openings::Rng;
 use crate::search::eval::network::{
-    ACTIVE, HIDDEN, INPUTS, MAX_B2, MAX_THREAT, MAX_W1, QA, QB, active_inputs,
+    ACTIVE, HIDDEN, INPUTS, MAX_B2, MAX_HIDDEN, MAX_THREAT, MAX_W1, QA, QB, WIDTHS, active_inputs,
 };
 use crate::search::{Network, eval::network::NetworkError};
 
@@ -59,12 +59,14 @@ impl TrainRow {
 /// material plus `b2 + Σ w2·h + threat · best capture`.
 #[derive(Clone, Debug, PartialEq)]
 pub struct FloatNetwork {
-    /// First layer, a row of [`HIDDEN`] a input.
-    pub w1: Vec<[f32; HIDDEN]>,
+    /// Hidden units (one of the integer network's widths).
+    pub hidden: usize,
+    /// First layer: a row of `hidden` weights an input, one after the other.
+    pub w1: Vec<f32>,
     /// First layer's biases.
-    pub b1: [f32; HIDDEN],
+    pub b1: Vec<f32>,
     /// Output weights (seeds per unit).
-    pub w2: [f32; HIDDEN],
+    pub w2: Vec<f32>,
     /// Output bias (seeds).
     pub b2: f32,
     /// Seeds per seed of the best capture.
@@ -78,30 +80,43 @@ const LIMIT_B2: f32 = MAX_B2 as f32 / (QA as f32 * QB as f32 * 100.0);
 const LIMIT_THREAT: f32 = MAX_THREAT as f32 / 100.0;
 
 impl FloatNetwork {
-    /// Random first-layer weights, units half on, the output at zero and
-    /// the capture weight `threat` (seeds a seed).
-    pub fn random(seed: u64, threat: f32) -> FloatNetwork {
+    /// `hidden` units wide (one of [`WIDTHS`]): random first-layer
+    /// weights, units half on, the output at zero and the capture weight
+    /// `threat` (seeds a seed).
+    ///
+    /// # Panics
+    ///
+    /// If `hidden` is not one of [`WIDTHS`].
+    pub fn random(seed: u64, threat: f32, hidden: usize) -> FloatNetwork {
+        assert!(WIDTHS.contains(&hidden), "{hidden} hidden units");
         let mut rng = Rng::new(seed);
         let mut uniform =
             |a: f32| (rng.next_u64() >> 40) as f32 / (1u64 << 24) as f32 * 2.0 * a - a;
         let spread = 0.5 / (ACTIVE as f32).sqrt();
         FloatNetwork {
-            w1: (0..INPUTS)
-                .map(|_| std::array::from_fn(|_| uniform(spread)))
-                .collect(),
-            b1: [0.5; HIDDEN],
-            w2: std::array::from_fn(|_| uniform(0.5)),
+            hidden,
+            w1: (0..INPUTS * hidden).map(|_| uniform(spread)).collect(),
+            b1: vec![0.5; hidden],
+            w2: (0..hidden).map(|_| uniform(0.5)).collect(),
             b2: 0.0,
             threat: threat.clamp(0.0, LIMIT_THREAT),
         }
     }
 
-    /// The hidden units' sums for a row.
+    /// Input `i`'s row of first-layer weights.
     #[inline]
-    fn sums(&self, inputs: &[u16; ACTIVE]) -> [f32; HIDDEN] {
-        let mut acc = self.b1;
+    fn row(&self, i: u16) -> &[f32] {
+        let at = usize::from(i) * self.hidden;
+        &self.w1[at..at + self.hidden]
+    }
+
+    /// The hidden units' sums for a row (the first `hidden` lanes).
+    #[inline]
+    fn sums(&self, inputs: &[u16; ACTIVE]) -> [f32; MAX_HIDDEN] {
+        let mut acc = [0f32; MAX_HIDDEN];
+        acc[..self.hidden].copy_from_slice(&self.b1);
         for &i in inputs {
-            for (a, w) in acc.iter_mut().zip(&self.w1[usize::from(i)]) {
+            for (a, w) in acc.iter_mut().zip(self.row(i)) {
                 *a += w;
             }
         }
@@ -122,7 +137,7 @@ impl FloatNetwork {
     /// The integer network nearest to this one.
     pub fn quantize(&self) -> Result<Network, NetworkError> {
         let q1 = |w: f32| (w * QA as f32).round() as i16;
-        let w1: Vec<i16> = self.w1.iter().flatten().map(|&w| q1(w)).collect();
+        let w1: Vec<i16> = self.w1.iter().map(|&w| q1(w)).collect();
         let b1: Vec<i16> = self.b1.iter().map(|&w| q1(w)).collect();
         let w2: Vec<i16> = self
             .w2
@@ -131,7 +146,7 @@ impl FloatNetwork {
             .collect();
         let b2 = (f64::from(self.b2) * 100.0 * f64::from(QA * QB)).round() as i32;
         let threat = (self.threat * 100.0).round() as i32;
-        Network::new(&w1, &b1, &w2, b2, threat)
+        Network::new(self.hidden, &w1, &b1, &w2, b2, threat)
     }
 
     /// The mean squared error of σ(k · 100 · evaluation) against the rows'
@@ -150,7 +165,7 @@ impl FloatNetwork {
 
     /// Keeps every weight within the integer network's limits.
     fn clip(&mut self) {
-        for w in self.w1.iter_mut().flatten().chain(self.b1.iter_mut()) {
+        for w in self.w1.iter_mut().chain(self.b1.iter_mut()) {
             *w = w.clamp(-LIMIT_W1, LIMIT_W1);
         }
         for w in &mut self.w2 {
@@ -176,6 +191,8 @@ pub struct TrainOptions {
     pub seed: u64,
     /// The capture weight to start from (seeds a seed).
     pub threat: f32,
+    /// Hidden units: one of [`WIDTHS`].
+    pub hidden: usize,
 }
 
 impl TrainOptions {
@@ -188,6 +205,7 @@ impl TrainOptions {
             k,
             seed: 1,
             threat: 0.5,
+            hidden: HIDDEN,
         }
     }
 }
@@ -267,12 +285,13 @@ pub fn train(
     let held_out: Vec<TrainRow> = order[..held].iter().map(|&i| rows[i]).collect();
     let mut train_rows: Vec<TrainRow> = order[held..].iter().map(|&i| rows[i]).collect();
 
-    let mut net = FloatNetwork::random(options.seed, options.threat);
+    let mut net = FloatNetwork::random(options.seed, options.threat, options.hidden);
     let scale = (options.k * 100.0) as f32;
-    let mut g_w1 = vec![0f32; INPUTS * HIDDEN];
-    let mut g_small = vec![0f32; 3 * HIDDEN + 2];
-    let mut m_w1 = Moments::new(INPUTS * HIDDEN);
-    let mut m_small = Moments::new(3 * HIDDEN + 2);
+    let width = options.hidden;
+    let mut g_w1 = vec![0f32; INPUTS * width];
+    let mut g_small = vec![0f32; 3 * width + 2];
+    let mut m_w1 = Moments::new(INPUTS * width);
+    let mut m_small = Moments::new(3 * width + 2);
     let mut t = 0;
     let mut best = (f64::INFINITY, net.clone(), 0);
     let mut epochs = Vec::new();
@@ -281,7 +300,7 @@ pub fn train(
         for batch in train_rows.chunks(options.batch.max(1)) {
             for row in batch {
                 let acc = net.sums(&row.inputs);
-                let h: [f32; HIDDEN] = acc.map(|a| a.clamp(0.0, 1.0));
+                let h: [f32; MAX_HIDDEN] = acc.map(|a| a.clamp(0.0, 1.0));
                 let y = row.material
                     + net.b2
                     + h.iter().zip(&net.w2).map(|(a, w)| a * w).sum::<f32>()
@@ -289,26 +308,21 @@ pub fn train(
                 let p = 1.0 / (1.0 + (-scale * y).exp());
                 let dy = 2.0 * (p - row.result) * p * (1.0 - p) * scale / batch.len() as f32;
                 // Small weights: b1, w2, then b2 and threat.
-                for j in 0..HIDDEN {
-                    g_small[HIDDEN + j] += dy * h[j];
+                for j in 0..width {
+                    g_small[width + j] += dy * h[j];
                     if acc[j] > 0.0 && acc[j] < 1.0 {
                         let dh = dy * net.w2[j];
                         g_small[j] += dh;
                         for &i in &row.inputs {
-                            g_w1[usize::from(i) * HIDDEN + j] += dh;
+                            g_w1[usize::from(i) * width + j] += dh;
                         }
                     }
                 }
-                g_small[2 * HIDDEN] += dy;
-                g_small[2 * HIDDEN + 1] += dy * f32::from(row.best_capture);
+                g_small[2 * width] += dy;
+                g_small[2 * width + 1] += dy * f32::from(row.best_capture);
             }
             t += 1;
-            m_w1.step(
-                net.w1.as_flattened_mut(),
-                &mut g_w1,
-                options.learning_rate,
-                t,
-            );
+            m_w1.step(&mut net.w1, &mut g_w1, options.learning_rate, t);
             let mut small: Vec<f32> = net
                 .b1
                 .iter()
@@ -317,9 +331,9 @@ pub fn train(
                 .chain([net.b2, net.threat])
                 .collect();
             m_small.step(&mut small, &mut g_small, options.learning_rate, t);
-            net.b1.copy_from_slice(&small[..HIDDEN]);
-            net.w2.copy_from_slice(&small[HIDDEN..2 * HIDDEN]);
-            (net.b2, net.threat) = (small[2 * HIDDEN], small[2 * HIDDEN + 1]);
+            net.b1.copy_from_slice(&small[..width]);
+            net.w2.copy_from_slice(&small[width..2 * width]);
+            (net.b2, net.threat) = (small[2 * width], small[2 * width + 1]);
             net.clip();
         }
         let e = Epoch {
@@ -375,8 +389,10 @@ mod tests {
     #[test]
     fn training_recovers_a_known_network() {
         let k = 0.004;
-        let mut teacher = FloatNetwork::random(99, 0.3);
-        teacher.w2 = std::array::from_fn(|j| if j % 2 == 0 { 3.0 } else { -2.5 });
+        let mut teacher = FloatNetwork::random(99, 0.3, 32);
+        teacher.w2 = (0..32)
+            .map(|j| if j % 2 == 0 { 3.0 } else { -2.5 })
+            .collect();
         teacher.b2 = 0.7;
         let label = |pos: &Position, bc: u8| {
             let row = TrainRow::new(pos, bc, 0.0);
@@ -393,6 +409,7 @@ mod tests {
         let options = TrainOptions {
             epochs: 12,
             learning_rate: 3e-3,
+            hidden: 32,
             ..TrainOptions::new(k)
         };
         let trained = train(&rows, &options, |_, _| {});
@@ -436,10 +453,36 @@ mod tests {
         assert!(worst < 10.0, "rounding moved a value by {worst} centiseeds");
     }
 
+    /// Every width rounds to an integer network that evaluates as the
+    /// floating-point one, within the rounding.
+    #[test]
+    fn every_width_rounds_to_its_integer_twin() {
+        for hidden in WIDTHS {
+            let mut net = FloatNetwork::random(7, 0.4, hidden);
+            net.w2 = (0..hidden)
+                .map(|j| if j % 3 == 0 { 0.3 } else { -0.2 })
+                .collect();
+            net.b2 = 0.3;
+            let int = net.quantize().unwrap();
+            assert_eq!(int.hidden(), hidden);
+            let mut worst = 0f32;
+            for (pos, bc) in positions(4, 10) {
+                let row = TrainRow::new(&pos, bc, 0.0);
+                let float = 100.0 * (net.evaluate(&row) - row.material)
+                    - 100.0 * net.threat * f32::from(bc);
+                worst = worst.max((int.board_value(&pos) as f32 - float).abs());
+            }
+            assert!(
+                worst < 10.0,
+                "{hidden} units: rounding moved a value by {worst}"
+            );
+        }
+    }
+
     #[test]
     fn rounding_respects_the_integer_limits() {
-        let mut net = FloatNetwork::random(5, 2.0);
-        net.w1[3][4] = 1e6;
+        let mut net = FloatNetwork::random(5, 2.0, 128);
+        net.w1[3 * 128 + 4] = 1e6;
         net.w2[0] = -1e6;
         net.b2 = 1e9;
         net.clip();

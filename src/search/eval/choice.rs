@@ -11,8 +11,8 @@ use super::network_file::{NETWORK_MAGIC, NetworkFileError};
 use super::{EvalFileError, EvalParams};
 
 /// The network the engine evaluates with unless told otherwise:
-/// `databases/eval/abapa-31.nnue`, built into the binary.
-const BUILTIN_NETWORK_FILE: &[u8] = include_bytes!("../../../databases/eval/abapa-31.nnue");
+/// `databases/eval/abapa-32.nnue`, built into the binary.
+const BUILTIN_NETWORK_FILE: &[u8] = include_bytes!("../../../databases/eval/abapa-32.nnue");
 
 /// [`BUILTIN_NETWORK_FILE`] read once, on first use.
 static BUILTIN: LazyLock<Network> = LazyLock::new(|| {
@@ -123,7 +123,7 @@ mod tests {
     #[test]
     fn eval_files_of_both_kinds_load() {
         let dir = tempfile::tempdir().unwrap();
-        let net = random_network(&mut Rng::new(5));
+        let net = random_network(&mut Rng::new(5), 128);
         let net_path = dir.path().join("net.nnue");
         net.save(&net_path, &["test".into()]).unwrap();
         let choice = EvalChoice::load(&net_path).unwrap();
@@ -160,13 +160,14 @@ mod tests {
     #[test]
     fn the_built_in_network_is_the_shipped_file() {
         let root = Path::new(env!("CARGO_MANIFEST_DIR"));
-        let shipped = EvalChoice::load(&root.join("databases/eval/abapa-31.nnue")).unwrap();
+        let shipped = EvalChoice::load(&root.join("databases/eval/abapa-32.nnue")).unwrap();
         assert_eq!(shipped.network_in_use(), Some(builtin_network()));
         assert_eq!(
             EvalChoice::DEFAULT.network_in_use(),
             Some(builtin_network())
         );
-        assert_eq!(format!("{:08x}", builtin_network().checksum()), "244fe3b5");
+        assert_eq!(format!("{:08x}", builtin_network().checksum()), "7753dc8e");
+        assert_eq!(builtin_network().hidden(), 64);
     }
 
     #[test]

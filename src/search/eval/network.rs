@@ -4,8 +4,9 @@
 //! to move (its six houses first, then the opponent's), one input per seed
 //! count from 0 to [`BUCKETS`]` - 1` (larger counts share the last), and
 //! one input for the seeds on the board (the phase of the game). A board
-//! sets 13 of the [`INPUTS`] inputs. They feed [`HIDDEN`] units, each
-//! clipped to 0..1, and the output layer sums the units. The network says
+//! sets 13 of the [`INPUTS`] inputs. They feed a layer of hidden units (its
+//! width one of [`WIDTHS`], [`HIDDEN`] for the networks trained by default),
+//! each clipped to 0..1, and the output layer sums the units. The network says
 //! what the seeds still on the board are worth to the side to move, in
 //! centiseeds; the evaluation adds the captured seeds' difference (100 a
 //! seed) and, as the weighted evaluation does, a weight per seed of the
@@ -14,7 +15,7 @@
 //!
 //! Inference runs in integers: the first layer's weights are `i16` in
 //! units of 1/[`QA`], so a unit's sum is thirteen additions of rows of
-//! [`HIDDEN`] lanes, eight lanes at a time (which the compiler turns into
+//! as many lanes as units, eight lanes at a time (which the compiler turns into
 //! SIMD adds; a plain loop over the lanes became scalar adds), clipped to
 //! 0..=[`QA`]; the output weights are `i16` in units of 1/[`QB`] of a
 //! centiseed, multiplied lane by lane and summed in `i32`. A sowing
@@ -33,8 +34,16 @@ use crate::Position;
 pub const BUCKETS: usize = 20;
 /// The inputs: twelve pits' buckets, then one per seed total 0..=48.
 pub const INPUTS: usize = 12 * BUCKETS + 49;
-/// The hidden units.
-pub const HIDDEN: usize = 32;
+/// The hidden units of the networks `oware tune --network` trains unless
+/// told otherwise.
+pub const HIDDEN: usize = 64;
+/// The widths of the hidden layer a network may have: each is compiled
+/// into its own inference, unrolled.
+pub const WIDTHS: [usize; 3] = [32, 64, 128];
+/// [`WIDTHS`] in words, for messages.
+pub const WIDTHS_TEXT: &str = "32, 64 or 128";
+/// The widest hidden layer.
+pub const MAX_HIDDEN: usize = 128;
 /// The inputs a board sets.
 pub const ACTIVE: usize = 13;
 /// A hidden unit's scale: 1.0 is `QA`.
@@ -59,12 +68,23 @@ const _: () =
 const MAX_SEEDS: usize = 48;
 
 const _: () = assert!(ACTIVE as i32 * MAX_W1 as i32 + MAX_W1 as i32 <= i16::MAX as i32);
+const _: () = {
+    let (mut i, mut trained) = (0, false);
+    while i < WIDTHS.len() {
+        assert!(
+            WIDTHS[i].is_multiple_of(8) && WIDTHS[i] <= MAX_HIDDEN,
+            "add_row adds eight lanes at a time"
+        );
+        trained |= WIDTHS[i] == HIDDEN;
+        i += 1;
+    }
+    assert!(trained, "HIDDEN is one of WIDTHS");
+};
+// The output sum within `i32` either way (an output weight may be -32768).
 const _: () = assert!(
-    HIDDEN.is_multiple_of(8),
-    "add_row adds eight lanes at a time"
+    MAX_HIDDEN as i64 * QA as i64 * -(i16::MIN as i64) + MAX_B2 as i64 <= -(i32::MIN as i64)
+        && MAX_HIDDEN as i64 * QA as i64 * i16::MAX as i64 + MAX_B2 as i64 <= i32::MAX as i64
 );
-const _: () =
-    assert!(HIDDEN as i64 * QA as i64 * i16::MAX as i64 + MAX_B2 as i64 <= i32::MAX as i64);
 
 /// The inputs `pos` sets, seen from its side to move.
 #[inline]
@@ -95,7 +115,7 @@ const fn bucket(pit: usize, seeds: u8) -> u16 {
 /// Adds a first-layer row to the units, eight lanes at a time (the
 /// bounds of [`MAX_W1`] keep every sum within `i16`).
 #[inline(always)]
-fn add_row(acc: &mut [i16; HIDDEN], row: &[i16; HIDDEN]) {
+fn add_row<const H: usize>(acc: &mut [i16; H], row: &[i16; H]) {
     for (a, w) in acc
         .as_chunks_mut::<8>()
         .0
@@ -109,12 +129,15 @@ fn add_row(acc: &mut [i16; HIDDEN], row: &[i16; HIDDEN]) {
 /// A trained network in integers, as the search uses it.
 #[derive(Clone, PartialEq, Eq)]
 pub struct Network {
-    /// First layer: a row of [`HIDDEN`] weights per input (units of 1/QA).
-    pub(crate) w1: Box<[[i16; HIDDEN]; INPUTS]>,
+    /// Hidden units: one of [`WIDTHS`].
+    pub(crate) hidden: usize,
+    /// First layer: a row of `hidden` weights per input (units of 1/QA),
+    /// the rows one after the other.
+    pub(crate) w1: Box<[i16]>,
     /// First layer's biases (units of 1/QA).
-    pub(crate) b1: [i16; HIDDEN],
+    pub(crate) b1: Box<[i16]>,
     /// Output weights (units of 1/QB centiseed per unit at 1.0).
-    pub(crate) w2: [i16; HIDDEN],
+    pub(crate) w2: Box<[i16]>,
     /// Output bias (units of 1/(QA·QB) centiseed).
     pub(crate) b2: i32,
     /// Centiseeds per seed of the best capture on offer (not negative).
@@ -125,7 +148,7 @@ impl std::fmt::Debug for Network {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("Network")
             .field("inputs", &INPUTS)
-            .field("hidden", &HIDDEN)
+            .field("hidden", &self.hidden)
             .field("threat", &self.threat)
             .field("checksum", &format_args!("{:08x}", self.checksum()))
             .finish()
@@ -135,6 +158,9 @@ impl std::fmt::Debug for Network {
 /// Why weights cannot make a [`Network`].
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum NetworkError {
+    /// A hidden layer of a width no inference is compiled for.
+    #[error("{0} hidden units ({WIDTHS_TEXT})")]
+    Width(usize),
     /// A weight array of the wrong length.
     #[error("{name}: {got} weights, expected {expected}")]
     Shape {
@@ -157,8 +183,10 @@ pub enum NetworkError {
 }
 
 impl Network {
-    /// The network of these integer weights, checked.
+    /// The network of these integer weights, `hidden` units wide (one of
+    /// [`WIDTHS`]), checked.
     pub fn new(
+        hidden: usize,
         w1: &[i16],
         b1: &[i16],
         w2: &[i16],
@@ -176,9 +204,12 @@ impl Network {
                 })
             }
         };
-        shape("w1", w1.len(), INPUTS * HIDDEN)?;
-        shape("b1", b1.len(), HIDDEN)?;
-        shape("w2", w2.len(), HIDDEN)?;
+        if !WIDTHS.contains(&hidden) {
+            return Err(NetworkError::Width(hidden));
+        }
+        shape("w1", w1.len(), INPUTS * hidden)?;
+        shape("b1", b1.len(), hidden)?;
+        shape("w2", w2.len(), hidden)?;
         if let Some(&w) = w1
             .iter()
             .chain(b1)
@@ -192,31 +223,33 @@ impl Network {
         if !(0..=MAX_THREAT).contains(&threat) {
             return Err(NetworkError::Threat(threat));
         }
-        let mut rows = Box::new([[0i16; HIDDEN]; INPUTS]);
-        for (row, chunk) in rows.iter_mut().zip(w1.chunks_exact(HIDDEN)) {
-            row.copy_from_slice(chunk);
-        }
         Ok(Network {
-            w1: rows,
-            b1: b1.try_into().expect("checked length"),
-            w2: w2.try_into().expect("checked length"),
+            hidden,
+            w1: w1.into(),
+            b1: b1.into(),
+            w2: w2.into(),
             b2,
             threat,
         })
     }
 
+    /// Hidden units.
+    pub fn hidden(&self) -> usize {
+        self.hidden
+    }
+
     /// The first layer's weights, input by input.
     pub fn w1(&self) -> impl Iterator<Item = i16> + '_ {
-        self.w1.iter().flatten().copied()
+        self.w1.iter().copied()
     }
 
     /// The first layer's biases.
-    pub fn b1(&self) -> &[i16; HIDDEN] {
+    pub fn b1(&self) -> &[i16] {
         &self.b1
     }
 
     /// The output weights.
-    pub fn w2(&self) -> &[i16; HIDDEN] {
+    pub fn w2(&self) -> &[i16] {
         &self.w2
     }
 
@@ -243,13 +276,26 @@ impl Network {
     /// the side to move.
     #[inline]
     pub fn board_value(&self, pos: &Position) -> i32 {
-        let inputs = active_inputs(pos);
-        let mut acc = self.b1;
-        for &i in &inputs {
-            add_row(&mut acc, &self.w1[usize::from(i)]);
+        match self.hidden {
+            32 => self.board_value_of::<32>(pos),
+            64 => self.board_value_of::<64>(pos),
+            128 => self.board_value_of::<128>(pos),
+            _ => unreachable!("Network::new admits only WIDTHS"),
         }
+    }
+
+    /// [`Network::board_value`] for a network `H` units wide, unrolled.
+    #[inline(always)]
+    fn board_value_of<const H: usize>(&self, pos: &Position) -> i32 {
+        debug_assert_eq!(self.hidden, H);
+        let (rows, _) = self.w1.as_chunks::<H>();
+        let mut acc: [i16; H] = self.b1[..].try_into().expect("H biases");
+        for &i in &active_inputs(pos) {
+            add_row(&mut acc, &rows[usize::from(i)]);
+        }
+        let w2: &[i16; H] = self.w2[..].try_into().expect("H output weights");
         let mut sum = 0i32;
-        for (&a, &w) in acc.iter().zip(&self.w2) {
+        for (&a, &w) in acc.iter().zip(w2) {
             let h = a.clamp(0, QA as i16);
             sum += i32::from(h) * i32::from(w);
         }
@@ -261,11 +307,11 @@ impl Network {
     /// clipped to 0..1.
     pub fn evaluate_float(&self, pos: &Position) -> f64 {
         let qa = f64::from(QA);
-        let mut hidden = [0f64; HIDDEN];
-        for (j, h) in hidden.iter_mut().enumerate() {
+        let mut hidden = [0f64; MAX_HIDDEN];
+        for (j, h) in hidden[..self.hidden].iter_mut().enumerate() {
             let mut sum = f64::from(self.b1[j]) / qa;
             for &i in &active_inputs(pos) {
-                sum += f64::from(self.w1[usize::from(i)][j]) / qa;
+                sum += f64::from(self.w1[usize::from(i) * self.hidden + j]) / qa;
             }
             *h = sum.clamp(0.0, 1.0);
         }
@@ -286,6 +332,7 @@ impl Network {
     /// A CRC-32 of the weights (names a network in messages).
     pub fn checksum(&self) -> u32 {
         let mut h = crc32fast::Hasher::new();
+        // The width is implied by the number of weights hashed.
         for w in self
             .w1()
             .chain(self.b1.iter().copied())
@@ -305,13 +352,14 @@ pub(crate) mod tests {
     use crate::arena::openings::Rng;
     use crate::{Game, Rules, Side};
 
-    /// A network of random weights over their whole ranges.
-    pub(crate) fn random_network(rng: &mut Rng) -> Network {
+    /// A network `hidden` units wide of random weights over their whole
+    /// ranges.
+    pub(crate) fn random_network(rng: &mut Rng, hidden: usize) -> Network {
         let mut w = |range: u64| (rng.below(2 * range as usize + 1) as i64 - range as i64) as i16;
-        let w1: Vec<i16> = (0..INPUTS * HIDDEN).map(|_| w(MAX_W1 as u64 / 6)).collect();
-        let b1: Vec<i16> = (0..HIDDEN).map(|_| w(MAX_W1 as u64 / 2)).collect();
-        let w2: Vec<i16> = (0..HIDDEN).map(|_| w(i16::MAX as u64)).collect();
-        Network::new(&w1, &b1, &w2, 123_457, 40).unwrap()
+        let w1: Vec<i16> = (0..INPUTS * hidden).map(|_| w(MAX_W1 as u64 / 6)).collect();
+        let b1: Vec<i16> = (0..hidden).map(|_| w(MAX_W1 as u64 / 2)).collect();
+        let w2: Vec<i16> = (0..hidden).map(|_| w(i16::MAX as u64)).collect();
+        Network::new(hidden, &w1, &b1, &w2, 123_457, 40).unwrap()
     }
 
     /// Positions of random games.
@@ -331,8 +379,8 @@ pub(crate) mod tests {
     #[test]
     fn integer_inference_equals_the_floating_point_twin() {
         let mut rng = Rng::new(11);
-        for _ in 0..4 {
-            let net = random_network(&mut rng);
+        for hidden in WIDTHS {
+            let net = random_network(&mut rng, hidden);
             let bound = net.max_board_value();
             let mut clipped = [0usize; 2];
             for pos in positions(&mut rng, 30) {
@@ -370,20 +418,39 @@ pub(crate) mod tests {
     fn bad_weights_are_refused() {
         let w1 = vec![0i16; INPUTS * HIDDEN];
         let (b1, w2) = (vec![0i16; HIDDEN], vec![0i16; HIDDEN]);
-        assert!(Network::new(&w1, &b1, &w2, 0, 0).is_ok());
+        assert!(Network::new(HIDDEN, &w1, &b1, &w2, 0, 0).is_ok());
         assert!(matches!(
-            Network::new(&w1[1..], &b1, &w2, 0, 0),
+            Network::new(HIDDEN, &w1[1..], &b1, &w2, 0, 0),
             Err(NetworkError::Shape { name: "w1", .. })
         ));
+        // The weights of one width do not make another.
+        for other in WIDTHS.into_iter().filter(|&w| w != HIDDEN) {
+            assert!(matches!(
+                Network::new(other, &w1, &b1, &w2, 0, 0),
+                Err(NetworkError::Shape { name: "w1", .. })
+            ));
+        }
         let mut big = w1.clone();
         big[7] = MAX_W1 + 1;
         assert_eq!(
-            Network::new(&big, &b1, &w2, 0, 0),
+            Network::new(HIDDEN, &big, &b1, &w2, 0, 0),
             Err(NetworkError::Range(MAX_W1 + 1))
         );
         assert_eq!(
-            Network::new(&w1, &b1, &w2, 0, -1),
+            Network::new(HIDDEN, &w1, &b1, &w2, 0, -1),
             Err(NetworkError::Threat(-1))
         );
+        for hidden in [0, 16, 48, 256] {
+            assert_eq!(
+                Network::new(hidden, &[], &[], &[], 0, 0),
+                Err(NetworkError::Width(hidden))
+            );
+        }
+        // The words say the widths there are.
+        let said: Vec<usize> = WIDTHS_TEXT
+            .split([',', ' '])
+            .filter_map(|w| w.parse().ok())
+            .collect();
+        assert_eq!(said, WIDTHS);
     }
 }

@@ -8,7 +8,7 @@ use std::path::Path;
 
 use serde::{Deserialize, Serialize};
 
-use super::network::{BUCKETS, HIDDEN, INPUTS, Network, NetworkError, QA, QB};
+use super::network::{BUCKETS, INPUTS, Network, NetworkError, QA, QB, WIDTHS, WIDTHS_TEXT};
 
 /// The first bytes of a network file.
 pub const NETWORK_MAGIC: [u8; 8] = *b"OWARENN\x1a";
@@ -37,7 +37,7 @@ pub enum NetworkFileError {
     Version(u32),
     /// Another architecture.
     #[error(
-        "architecture {got} (this build's: {BUCKETS} buckets, {INPUTS} inputs, {HIDDEN} hidden, scales {QA}/{QB})"
+        "architecture {got} (this build's: {BUCKETS} buckets, {INPUTS} inputs, {WIDTHS_TEXT} hidden, scales {QA}/{QB})"
     )]
     Architecture {
         /// The file's, as text.
@@ -73,7 +73,7 @@ impl Network {
             version: NETWORK_VERSION,
             buckets: BUCKETS as u32,
             inputs: INPUTS as u32,
-            hidden: HIDDEN as u32,
+            hidden: self.hidden() as u32,
             qa: QA,
             qb: QB,
             w1: self.w1().collect(),
@@ -114,9 +114,9 @@ impl Network {
         if body.version != NETWORK_VERSION {
             return Err(NetworkFileError::Version(body.version));
         }
-        let ours = (BUCKETS as u32, INPUTS as u32, HIDDEN as u32, QA, QB);
-        let theirs = (body.buckets, body.inputs, body.hidden, body.qa, body.qb);
-        if ours != theirs {
+        let ours = (BUCKETS as u32, INPUTS as u32, QA, QB);
+        let theirs = (body.buckets, body.inputs, body.qa, body.qb);
+        if ours != theirs || !WIDTHS.contains(&(body.hidden as usize)) {
             return Err(NetworkFileError::Architecture {
                 got: format!(
                     "{} buckets, {} inputs, {} hidden, scales {}/{}",
@@ -124,7 +124,14 @@ impl Network {
                 ),
             });
         }
-        let net = Network::new(&body.w1, &body.b1, &body.w2, body.b2, body.threat)?;
+        let net = Network::new(
+            body.hidden as usize,
+            &body.w1,
+            &body.b1,
+            &body.w2,
+            body.b2,
+            body.threat,
+        )?;
         Ok((net, body.comments))
     }
 
@@ -148,18 +155,21 @@ mod tests {
 
     #[test]
     fn files_round_trip() {
-        let net = random_network(&mut Rng::new(3));
-        let comments = vec!["made by a test".to_string()];
-        let bytes = net.to_bytes(&comments);
-        let (back, said) = Network::from_bytes(&bytes).unwrap();
-        assert_eq!(back, net);
-        assert_eq!(said, comments);
-        assert_eq!(back.checksum(), net.checksum());
+        for hidden in WIDTHS {
+            let net = random_network(&mut Rng::new(3), hidden);
+            let comments = vec!["made by a test".to_string()];
+            let bytes = net.to_bytes(&comments);
+            let (back, said) = Network::from_bytes(&bytes).unwrap();
+            assert_eq!(back, net);
+            assert_eq!(back.hidden(), hidden);
+            assert_eq!(said, comments);
+            assert_eq!(back.checksum(), net.checksum());
+        }
     }
 
     #[test]
     fn damaged_and_foreign_files_are_refused() {
-        let net = random_network(&mut Rng::new(4));
+        let net = random_network(&mut Rng::new(4), 64);
         let bytes = net.to_bytes(&[]);
         // Any flipped byte: the magic, the body or the checksum.
         for at in [0, 9, bytes.len() / 2, bytes.len() - 1] {
@@ -196,8 +206,17 @@ mod tests {
             Err(NetworkFileError::Version(2))
         );
         assert!(matches!(
-            reframe(&|b| b.hidden = 64),
+            reframe(&|b| b.hidden = 48),
             Err(NetworkFileError::Architecture { .. })
+        ));
+        assert!(matches!(
+            reframe(&|b| b.buckets = 19),
+            Err(NetworkFileError::Architecture { .. })
+        ));
+        // Another width that exists, with weights of this one's.
+        assert!(matches!(
+            reframe(&|b| b.hidden = 32),
+            Err(NetworkFileError::Weights(NetworkError::Shape { .. }))
         ));
         assert!(matches!(
             reframe(&|b| b.threat = -3),
