@@ -141,12 +141,7 @@ fn a_killed_build_resumes() {
     let _ = child.wait();
     // Whatever was written under a level's name is complete (verified
     // below); the kill may leave a temporary or a compact staging file.
-    let names = || -> Vec<String> {
-        std::fs::read_dir(tmp.path())
-            .unwrap()
-            .map(|e| e.unwrap().file_name().into_string().unwrap())
-            .collect()
-    };
+    let names = || file_names(tmp.path());
     for name in names() {
         assert!(
             name.ends_with(".owt")
@@ -166,6 +161,14 @@ fn a_killed_build_resumes() {
             "{name}"
         );
     }
+}
+
+/// The names of the files in `dir`.
+fn file_names(dir: &Path) -> Vec<String> {
+    std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().into_string().unwrap())
+        .collect()
 }
 
 /// Flips bytes in the payload of `path`, keeping its size and header.
@@ -487,13 +490,7 @@ fn ctrl_c_stops_a_build_and_the_same_command_resumes() {
         .parse()
         .unwrap();
     assert!(last < 22, "{err}");
-    let names = || -> Vec<String> {
-        std::fs::read_dir(tmp.path())
-            .unwrap()
-            .map(|e| e.unwrap().file_name().into_string().unwrap())
-            .collect()
-    };
-    for name in names() {
+    for name in file_names(tmp.path()) {
         assert!(
             name.ends_with(".owt") || name == ".oware-build.lock",
             "{name} left behind"
@@ -519,7 +516,7 @@ fn ctrl_c_stops_a_build_and_the_same_command_resumes() {
         "{stdout}"
     );
     assert!(!stdout.contains("estimate for levels 0.."), "{stdout}");
-    for name in names() {
+    for name in file_names(tmp.path()) {
         assert!(
             name.ends_with(".owt") || name == ".oware-build.lock",
             "{name}"

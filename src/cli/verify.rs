@@ -86,7 +86,7 @@ fn verify<G: TableGame>(args: &VerifyArgs, game: &G, tables: &Levels) -> Result<
         })?;
         let seconds = started.elapsed().as_secs_f64();
         let table = tables.require(level)?;
-        let format = if table.is_compact() { "compact" } else { "raw" };
+        let format = table.format_name();
         let version = table.header().version;
         if args.json {
             checked_levels.push(json!({

@@ -626,6 +626,12 @@ impl TableFile {
         self.compact.is_some()
     }
 
+    /// The format's name as `stats` and `verify` print it: `"compact"` or
+    /// `"raw"`.
+    pub fn format_name(&self) -> &'static str {
+        if self.is_compact() { "compact" } else { "raw" }
+    }
+
     /// The compact level, for a compact file.
     pub fn compact(&self) -> Option<&CompactLevel> {
         self.compact.as_deref()

@@ -163,7 +163,7 @@ pub fn levels_stats(levels: &Levels) -> Result<Vec<LevelReport>, TableError> {
                 boards: rules.level_size(level),
                 exact: s.exact,
                 histogram,
-                format: if table.is_compact() { "compact" } else { "raw" },
+                format: table.format_name(),
                 version: table.header().version,
                 bytes: table.file_bytes(),
             })

@@ -300,7 +300,10 @@ pub fn train(
         for batch in train_rows.chunks(options.batch.max(1)) {
             for row in batch {
                 let acc = net.sums(&row.inputs);
-                let h: [f32; MAX_HIDDEN] = acc.map(|a| a.clamp(0.0, 1.0));
+                let mut h = [0f32; MAX_HIDDEN];
+                for (h, a) in h[..width].iter_mut().zip(&acc) {
+                    *h = a.clamp(0.0, 1.0);
+                }
                 let y = row.material
                     + net.b2
                     + h.iter().zip(&net.w2).map(|(a, w)| a * w).sum::<f32>()
