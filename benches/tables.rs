@@ -79,6 +79,7 @@ fn folders() -> Folders {
         max_seeds: 14,
         progress: false,
         format: oware::tb::TableFormat::Raw,
+        recheck: oware::tb::Recheck::All,
     };
     oware::tb::build(&opts, |_| {}).expect("a build");
     std::fs::create_dir_all(&compact).expect("a folder");

@@ -75,6 +75,7 @@
 //!     max_seeds: 4, // levels 0..=4: boards with at most 4 seeds
 //!     progress: false,
 //!     format: tb::TableFormat::COMPACT,
+//!     recheck: tb::Recheck::All, // or Sample: a sixteenth of each level
 //! };
 //! tb::build(&options, |level| println!("{}", level.describe(Variant::Abapa))).unwrap();
 //!

@@ -22,6 +22,7 @@ fn tables() -> &'static (tempfile::TempDir, Arc<Tablebase>) {
             max_seeds: 12,
             progress: false,
             format: Default::default(),
+            recheck: oware::tb::Recheck::All,
         };
         build(&opts, |_| {}).unwrap();
         let tb = Tablebase::open(dir.path(), Variant::Abapa).unwrap();

@@ -525,3 +525,82 @@ fn ctrl_c_stops_a_build_and_the_same_command_resumes() {
     let out = ok(&["verify", "--dir", dir]);
     assert!(out.matches(": ok").count() > last, "{out}");
 }
+
+#[test]
+fn a_build_says_what_it_rechecks_and_writes_the_same_files_either_way() {
+    let tmp = tempfile::tempdir().unwrap();
+    // (rules, recheck asked, what the first line and the JSON say); levels
+    // 0..10 hold 11 chunks of boards, so a sample skips ten of them.
+    let cases: [(&str, &[&str], &str, &str); 4] = [
+        (
+            "abapa",
+            &[],
+            "re-checking a sixteenth of each level",
+            "sample",
+        ),
+        (
+            "abapa",
+            &["--recheck", "all"],
+            "re-checking every board",
+            "all",
+        ),
+        (
+            "mancala",
+            &[],
+            "re-checking a sixteenth of each level",
+            "sample",
+        ),
+        (
+            "mancala",
+            &["--recheck", "all"],
+            "re-checking every board",
+            "all",
+        ),
+    ];
+    for (rules, extra, line, field) in cases {
+        let dir = tmp.path().join(format!("{rules}-{field}"));
+        let dir = dir.to_str().unwrap();
+        let mut args = vec!["build", "--rules", rules, "--max-seeds", "10", "--db", dir];
+        args.extend_from_slice(extra);
+        let run = |json: bool| {
+            let mut args = args.clone();
+            if json {
+                args.push("--json");
+            }
+            // The header's time stamp fixed: the files compare byte for byte.
+            let out = Command::new(env!("CARGO_BIN_EXE_oware"))
+                .args(&args)
+                .env("SOURCE_DATE_EPOCH", "1700000000")
+                .output()
+                .unwrap();
+            assert!(out.status.success(), "{args:?}: {out:?}");
+            String::from_utf8(out.stdout).unwrap()
+        };
+        let text = run(false);
+        assert!(text.lines().next().unwrap().ends_with(line), "{text}");
+        let v: serde_json::Value = serde_json::from_str(&run(true)).unwrap();
+        assert_eq!(v["recheck"], field, "{v}");
+        // The folder built re-checks whole.
+        let verified = ok(&["verify", "--rules", rules, "--db", dir]);
+        assert_eq!(verified.matches(": ok").count(), 11, "{verified}");
+    }
+    for rules in ["abapa", "mancala"] {
+        let (a, b) = (
+            tmp.path().join(format!("{rules}-sample")),
+            tmp.path().join(format!("{rules}-all")),
+        );
+        let mut files = 0;
+        for entry in std::fs::read_dir(&a).unwrap() {
+            let name = entry.unwrap().file_name();
+            if name.to_string_lossy().ends_with(".owt") {
+                let (x, y) = (
+                    std::fs::read(a.join(&name)).unwrap(),
+                    std::fs::read(b.join(&name)).unwrap(),
+                );
+                assert!(x == y, "{rules}: {name:?} differs");
+                files += 1;
+            }
+        }
+        assert_eq!(files, 11, "{rules}");
+    }
+}

@@ -3,6 +3,8 @@
 //! (`race::Reference`, the referee's own rules), and race files refused
 //! as difference tables and the other way round.
 
+mod common;
+
 use std::path::Path;
 use std::sync::atomic::AtomicBool;
 
@@ -232,4 +234,81 @@ fn the_5_seed_start_with_the_stop_agrees_with_each_first_move_solved_alone() {
         };
         assert_eq!(outcome, m.lower, "house {}", m.house);
     }
+}
+
+#[test]
+fn race_tables_below_the_game_say_they_close_no_line() {
+    let tmp = tempfile::tempdir().unwrap();
+    let db = tmp.path().to_str().unwrap();
+    // Race tables are re-checked whole whatever is asked.
+    let built = common::stdout(&[
+        "build",
+        "--rules",
+        "mancala",
+        "--race",
+        "--start-seeds",
+        "5",
+        "--max-seeds",
+        "4",
+        "--db",
+        db,
+        "--recheck",
+        "sample",
+        "--json",
+    ]);
+    let v: serde_json::Value = serde_json::from_str(&built).unwrap();
+    assert_eq!(v["recheck"], "all", "{built}");
+    // 60 seeds: while both stores are under 25 a board holds 12 or more, so
+    // levels 0..4 never close a line; the solve runs without them and says so.
+    let out = common::oware(&[
+        "solve",
+        "--rules",
+        "mancala",
+        "--start-seeds",
+        "5",
+        "--db",
+        db,
+        "--max-time",
+        "0.2",
+    ]);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("the race tables stop at level 4, below the 12 seeds this game's boards hold"),
+        "{err}"
+    );
+    assert!(
+        err.contains("--race --start-seeds 5 --max-seeds 22"),
+        "{err}"
+    );
+    // 36 seeds (the 3-seed start): a board may hold none, so the same
+    // levels serve, and draw no warning.
+    let three = tmp.path().join("three");
+    let three = three.to_str().unwrap();
+    let built = common::oware(&[
+        "build",
+        "--rules",
+        "mancala",
+        "--race",
+        "--start-seeds",
+        "3",
+        "--max-seeds",
+        "4",
+        "--db",
+        three,
+        "--quiet",
+    ]);
+    assert!(built.status.success(), "{built:?}");
+    let deeper = common::oware(&[
+        "solve",
+        "--rules",
+        "mancala",
+        "--db",
+        three,
+        "--position",
+        "0-0-0-0-1-1-0-0-0-0-1-1-16-16-S",
+        "--stop",
+    ]);
+    let err = String::from_utf8_lossy(&deeper.stderr);
+    assert!(deeper.status.success(), "{err}");
+    assert!(!err.contains("close no line"), "{err}");
 }

@@ -252,6 +252,7 @@ fn foreign_files_are_refused_both_ways() {
             max_seeds: 3,
             progress: false,
             format: Default::default(),
+            recheck: tb::Recheck::All,
         },
         |_| {},
     )

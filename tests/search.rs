@@ -21,6 +21,7 @@ fn tables(max: usize) -> (tempfile::TempDir, Arc<Tablebase>) {
         max_seeds: max,
         progress: false,
         format: Default::default(),
+        recheck: oware::tb::Recheck::All,
     };
     build(&opts, |_| {}).unwrap();
     let tb = Tablebase::open(dir.path(), Variant::Abapa).unwrap();

@@ -34,6 +34,7 @@ fn build_in(
         max_seeds: max,
         progress: false,
         format,
+        recheck: oware::tb::Recheck::All,
     };
     build(&opts, |_| {}).expect("build")
 }
@@ -317,17 +318,21 @@ fn corruption_and_wrong_rules_are_refused() {
 
 #[test]
 fn fixpoint_recheck_catches_a_wrong_value() {
+    use oware::tb::Recheck;
+    use oware::tb::build::check_level;
+    // Level 10: 351,351 boards, 11 chunks of 32,768.
+    let level = 10;
     let dir = tempfile::tempdir().unwrap();
-    build_quiet(dir.path(), Variant::Abapa, 7);
+    build_quiet(dir.path(), Variant::Abapa, level);
     let tb = Tablebase::open(dir.path(), Variant::Abapa).unwrap();
-    let ok = oware::tb::verify::verify_level(&tb, 7, None, &ProgressBar::hidden()).unwrap();
-    assert_eq!(ok, level_size(7));
+    let ok = oware::tb::verify::verify_level(&tb, level, None, &ProgressBar::hidden()).unwrap();
+    assert_eq!(ok, level_size(level));
     // A solved level with one value changed fails the re-check.
-    struct OneWrong<'a>(&'a Tablebase);
+    struct OneWrong<'a>(&'a Tablebase, usize, u64);
     impl LowerLevels for OneWrong<'_> {
         fn value_at(&self, level: usize, r: u64) -> Value {
             let v = self.0.value_at(level, r);
-            if (level, r) == (7, 1234) {
+            if (level, r) == (self.1, self.2) {
                 Value::new(v.mover ^ 1, v.opponent)
             } else {
                 v
@@ -337,9 +342,45 @@ fn fixpoint_recheck_catches_a_wrong_value() {
             LowerLevels::prefetch(self.0, level, r)
         }
     }
-    let err =
-        oware::tb::build::check_level(7, Variant::Abapa, &OneWrong(&tb), &ProgressBar::hidden());
-    assert_eq!(err.unwrap_err().board, oware::tb::index::unrank(1234, 7));
+    let bar = ProgressBar::hidden();
+    // A board whose parents in the level all lie outside the first chunk,
+    // the only one a sample covers here: its wrong value misleads none of
+    // the boards the sample checks.
+    const CHUNK: u64 = 32_768;
+    let outside = (CHUNK..level_size(level))
+        .find(|&r| {
+            let mut parents = vec![];
+            oware::tb::board::for_each_parent(
+                &oware::tb::index::unrank(r, level),
+                Variant::Abapa,
+                |p| parents.push(oware::tb::index::rank(&p, level)),
+            );
+            !parents.is_empty() && parents.iter().all(|&p| p >= CHUNK)
+        })
+        .unwrap();
+    // (rank changed, re-check, caught): a sample covers the first chunk and
+    // not the others.
+    for (rank, recheck, caught) in [
+        (1234, Recheck::All, true),
+        (1234, Recheck::Sample, true),
+        (outside, Recheck::All, true),
+        (outside, Recheck::Sample, false),
+        (level_size(level) - 1, Recheck::All, true),
+    ] {
+        let wrong = OneWrong(&tb, level, rank);
+        let result = check_level(level, Variant::Abapa, &wrong, &bar, recheck);
+        match result {
+            // The board changed or a parent it misleads (the chunks are
+            // checked in parallel: either may be met first).
+            Err(e) => {
+                assert!(caught, "{rank} {recheck:?}: {e}");
+                assert_eq!(e.level, level);
+            }
+            Ok(()) => assert!(!caught, "{rank} {recheck:?} passed"),
+        }
+        // The untouched level passes either way.
+        assert!(check_level(level, Variant::Abapa, &tb, &bar, recheck).is_ok());
+    }
 }
 
 #[test]

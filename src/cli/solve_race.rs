@@ -30,15 +30,25 @@ const RACE_LEVELS_HERE: usize = 30;
 /// levels close more lines and make the solve faster.
 const RACE_LEVELS_ABOVE: usize = 10;
 
+/// The fewest seeds a board of a game of `total` seeds holds while both
+/// stores are under the stop: race levels below it hold no position of
+/// the game.
+const fn lowest_board(total: usize) -> usize {
+    total.saturating_sub(2 * (STOP_SEEDS as usize - 1))
+}
+
+/// Whether race levels 0..=`level` hold no board of a game of `total` seeds.
+const fn closes_no_line(level: usize, total: usize) -> bool {
+    level < lowest_board(total)
+}
+
 /// What builds race tables that serve `pos`, or why no build here does.
 fn race_build_hint(rules: MancalaRules, pos: &MancalaPosition, dir: &std::path::Path) -> String {
     let total = pos.total_seeds() as usize;
     let Some(k) = super::solve::start_of(pos) else {
         return "race tables serve a start's total only: 36, 48, 60 or 84 seeds".to_string();
     };
-    // While both stores are under the stop, the board holds at least this
-    // many seeds: race levels below it hold no position of this game.
-    let first = total.saturating_sub(2 * (usize::from(STOP_SEEDS) - 1));
+    let first = lowest_board(total);
     if first > RACE_LEVELS_HERE {
         return format!(
             "the {k}-seed start's race tables matter from level {first} up, and level 36 alone is 17.4 G boards at a byte a board, beyond a 24 GB machine; see the manual's chapter on Mancala"
@@ -116,6 +126,17 @@ pub fn run(
         && !args.quiet()
     {
         output::note(format_args!("tables: {d}"));
+    }
+    if let Some(dir) = args.db()
+        && tables.is_some()
+        && closes_no_line(search.table_level(), total as usize)
+    {
+        output::note(format_args!(
+            "warning: the race tables stop at level {}, below the {} seeds this game's boards hold while both stores are under {STOP_SEEDS}: they close no line ({})",
+            search.table_level(),
+            lowest_board(total as usize),
+            race_build_hint(rules, pos, dir)
+        ));
     }
     let me = pos.side_to_move();
     let quiet = args.quiet();
@@ -247,5 +268,31 @@ fn bounds_text(me: Side, lower: Outcome, upper: Outcome) -> String {
         (Outcome::Draw, _) => format!("{me} draws or wins"),
         (Outcome::Loss, Outcome::Draw) => format!("{them} wins or draw"),
         (Outcome::Loss, Outcome::Win) => "not yet known".to_string(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn race_levels_close_lines_from_the_fewest_seeds_a_board_holds() {
+        // (total, level, closes no line): both stores hold at most 24.
+        for (total, level, none) in [
+            (60, 11, true),
+            (60, 12, false),
+            (84, 35, true),
+            (84, 36, false),
+            (48, 0, false),
+            (36, 0, false),
+            (49, 0, true),
+            (49, 1, false),
+        ] {
+            assert_eq!(
+                closes_no_line(level, total),
+                none,
+                "{total} seeds, level {level}"
+            );
+        }
     }
 }

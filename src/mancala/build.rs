@@ -25,12 +25,13 @@ use rayon::prelude::*;
 use super::edges::{for_each_edge_word, terminal_word};
 use super::rules::MancalaRules;
 use crate::tb::board::{from_word, rotate_word, to_word};
-use crate::tb::build::{FixpointError, atomic, chunks};
+use crate::tb::build::{CHUNK, FixpointError, atomic, checked_chunks, chunks};
 use crate::tb::builder::{BuildError, Phases};
 use crate::tb::game::TableGame;
 use crate::tb::index::{FullBoards, full_level_size, rank_full_word, unrank_full};
 use crate::tb::levels::Levels;
 use crate::tb::prefetch::prefetch;
+use crate::tb::recheck::Recheck;
 use crate::tb::resident::{Resident, copy_budget};
 use crate::tb::rules::TableRules;
 use crate::tb::scratch::Scratch;
@@ -294,24 +295,27 @@ fn check_level(
     empty_capture: bool,
     payload: &[&[u8]],
     bar: &ProgressBar,
+    recheck: Recheck,
 ) -> Result<(), FixpointError<i8>> {
-    check_in_chunks(n, bar, |start, len| {
+    check_in_chunks(n, bar, recheck, |start, len| {
         check_boards(n, empty_capture, payload, start, len)
     })
 }
 
 /// Runs `check` over the chunks (first rank, boards) of level `n`'s full
-/// index in parallel, showing it on `bar` as the level's check.
+/// index that `recheck` covers, in parallel, showing it on `bar` as the
+/// level's check.
 pub(crate) fn check_in_chunks<E: Send>(
     n: usize,
     bar: &ProgressBar,
+    recheck: Recheck,
     check: impl Fn(u64, u64) -> Result<(), E> + Sync + Send,
 ) -> Result<(), E> {
     let size = full_level_size(n);
-    bar.set_length(size);
+    bar.set_length(recheck.boards(size, CHUNK));
     bar.set_position(0);
     bar.set_message(format!("level {n}: check"));
-    chunks(size).try_for_each(|(start, len)| {
+    checked_chunks(size, recheck).try_for_each(|(start, len)| {
         check(start, len)?;
         bar.inc(len);
         Ok(())
@@ -335,6 +339,7 @@ impl TableGame for MancalaRules {
         lower: &Levels,
         bar: &ProgressBar,
         phases: &mut Phases,
+        recheck: Recheck,
     ) -> Result<Scratch, BuildError> {
         let mut lap = Instant::now();
         let mut split = || {
@@ -351,14 +356,14 @@ impl TableGame for MancalaRules {
         phases.moves = split();
         let mut payload: Vec<&[u8]> = (0..n).map(|l| resident.payload(l)).collect();
         payload.push(&values);
-        check_level(n, self.empty_capture, &payload, bar)?;
+        check_level(n, self.empty_capture, &payload, bar, recheck)?;
         phases.check = split();
         Ok(values)
     }
 
     fn check(&self, n: usize, levels: &Levels, bar: &ProgressBar) -> Result<(), FixpointError<i8>> {
         let raw = raw_levels(levels, n);
-        check_level(n, self.empty_capture, &payloads(&raw), bar)
+        check_level(n, self.empty_capture, &payloads(&raw), bar, Recheck::All)
     }
 
     fn check_board(&self, n: usize, levels: &Levels, r: u64) -> Result<(), FixpointError<i8>> {

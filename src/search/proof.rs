@@ -84,6 +84,7 @@ mod tests {
             max_seeds: max,
             progress: false,
             format: Default::default(),
+            recheck: crate::tb::Recheck::All,
         };
         build(&opts, |_| {}).unwrap();
         let tb = Tablebase::open(dir.path(), Variant::Abapa).unwrap();

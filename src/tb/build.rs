@@ -32,6 +32,7 @@ use super::board::{
 };
 use super::index::{Boards, level_size, rank, rank_word, unrank_word};
 use super::prefetch::prefetch;
+use super::recheck::Recheck;
 use super::scratch::Scratch;
 use super::value::Value;
 use crate::Variant;
@@ -175,6 +176,14 @@ pub(crate) fn chunks(size: u64) -> impl ParallelIterator<Item = (u64, u64)> {
         .into_par_iter()
         .filter(|_| !super::builder::interrupted())
         .map(move |c| (c * CHUNK, CHUNK.min(size - c * CHUNK)))
+}
+
+/// The chunks of [`chunks`] that `recheck` covers.
+pub(crate) fn checked_chunks(
+    size: u64,
+    recheck: Recheck,
+) -> impl ParallelIterator<Item = (u64, u64)> {
+    chunks(size).filter(move |&(start, _)| recheck.covers(start / CHUNK))
 }
 
 pub(crate) fn atomic(bytes: &mut [u8]) -> &[AtomicU8] {
@@ -474,20 +483,21 @@ fn tell_parent(p: usize, is_x: bool, v: u8, state: &State) -> Option<u128> {
     }
 }
 
-/// Re-checks every board of level `n` against its children: x must be
-/// the largest x-candidate and y the smallest y-candidate. `levels` serves
-/// level `n` and every level below it.
+/// Re-checks the boards of level `n` that `recheck` covers against their
+/// children: x must be the largest x-candidate and y the smallest
+/// y-candidate. `levels` serves level `n` and every level below it.
 pub fn check_level<L: LowerLevels + ?Sized>(
     n: usize,
     variant: Variant,
     levels: &L,
     bar: &ProgressBar,
+    recheck: Recheck,
 ) -> Result<(), FixpointError> {
     let size = level_size(n);
-    bar.set_length(size);
+    bar.set_length(recheck.boards(size, CHUNK));
     bar.set_position(0);
     bar.set_message(format!("level {n}: check"));
-    chunks(size).try_for_each(|(start, len)| {
+    checked_chunks(size, recheck).try_for_each(|(start, len)| {
         fold_chunk(start, len, n, variant, levels, true, |r, board, f| {
             let stored = levels.value_at(n, r);
             let expected = if f.moves == 0 {

@@ -17,6 +17,7 @@ use super::file::{Encoding, FORMAT_VERSION, Header, TableError, TableFile, check
 use super::game::TableGame;
 use super::index::MAX_SEEDS;
 use super::levels::Levels;
+use super::recheck::Recheck;
 use super::rules::TableRules;
 use super::tables::decode;
 use super::value::Value;
@@ -420,6 +421,8 @@ pub struct BuildOptions<'a> {
     pub progress: bool,
     /// The format of the levels written.
     pub format: TableFormat,
+    /// How much of each level built is re-checked before it is written.
+    pub recheck: Recheck,
 }
 
 /// The progress of a whole build, which the bar of each level shows before
@@ -431,6 +434,10 @@ struct WholeBuild {
     /// Boards and estimated seconds of the levels to build.
     boards: u64,
     work: f64,
+    /// The shares of a level's time its solving passes and its re-check
+    /// take.
+    solve_share: f64,
+    check_share: f64,
     current: Mutex<Current>,
 }
 
@@ -449,12 +456,16 @@ struct Current {
     checking: bool,
 }
 
-/// The share of a level's time the solving passes take; the re-check takes
-/// most of the rest (Results: 59–62 % settling, 23–29 % re-check).
-const SOLVE_SHARE: f64 = 0.76;
-const CHECK_SHARE: f64 = 0.23;
-
 impl WholeBuild {
+    /// The shares of a level's time the solving passes and the re-check
+    /// take under `recheck`, from the whole re-check's share of a large
+    /// Oware level ([`estimate::CHECK_SHARE`]; the writing is left out).
+    fn shares(recheck: Recheck) -> (f64, f64) {
+        let solve = 1.0 - estimate::CHECK_SHARE;
+        let check = estimate::CHECK_SHARE * recheck.share();
+        (solve / (solve + check), check / (solve + check))
+    }
+
     /// Renders `level 22 of 24 · 517 M of 1.17 G boards · 3.4 M boards/s ·
     /// eta 3 min 10 s` for a bar at `pos` of `len`.
     fn render(&self, pos: u64, len: u64, out: &mut dyn std::fmt::Write) {
@@ -471,9 +482,9 @@ impl WholeBuild {
             (pos as f64 / len as f64).min(1.0)
         };
         let share = if c.checking {
-            SOLVE_SHARE + CHECK_SHARE * part
+            self.solve_share + self.check_share * part
         } else {
-            SOLVE_SHARE * part
+            self.solve_share * part
         };
         let boards = c.done_boards as f64 + share * c.boards as f64;
         let work = c.done_work + share * c.work;
@@ -577,6 +588,7 @@ pub fn build(
         opts.max_seeds,
         opts.progress,
         opts.format,
+        opts.recheck,
         report,
     )
 }
@@ -587,8 +599,8 @@ pub fn build(
 /// The folder is created if missing, then locked for the build (another
 /// build on it fails at once with [`BuildError::Busy`]) and checked to be
 /// writable before the first level. A level already there and valid is
-/// kept; each level built is re-checked (by the game's solver), written
-/// under a temporary name and renamed into place.
+/// kept; each level built is re-checked whole (by the game's solver),
+/// written under a temporary name and renamed into place.
 pub fn build_levels<G: TableGame>(
     game: &G,
     dir: &Path,
@@ -596,17 +608,27 @@ pub fn build_levels<G: TableGame>(
     progress: bool,
     report: impl FnMut(&LevelSummary),
 ) -> Result<Vec<LevelSummary>, BuildError> {
-    build_levels_as(game, dir, max_seeds, progress, TableFormat::COMPACT, report)
+    build_levels_as(
+        game,
+        dir,
+        max_seeds,
+        progress,
+        TableFormat::COMPACT,
+        Recheck::All,
+        report,
+    )
 }
 
 /// [`build_levels`] writing the levels built in `format` (levels already
-/// there are kept in theirs).
+/// there are kept in theirs), each re-checked as far as `recheck` says
+/// (and the game allows: [`TableGame::recheck`]).
 pub fn build_levels_as<G: TableGame>(
     game: &G,
     dir: &Path,
     max_seeds: usize,
     progress: bool,
     format: TableFormat,
+    recheck: Recheck,
     mut report: impl FnMut(&LevelSummary),
 ) -> Result<Vec<LevelSummary>, BuildError> {
     if max_seeds > MAX_SEEDS {
@@ -617,22 +639,27 @@ pub fn build_levels_as<G: TableGame>(
     let mut levels = Levels::empty(dir, rules);
     let mut summaries = Vec::new();
     let encoding = rules.encoding();
+    let recheck = game.recheck(recheck);
     let mut costs = Costs::here(
         rules,
         format == TableFormat::Raw,
         rayon::current_num_threads(),
-    );
+    )
+    .with_recheck(recheck);
     if let TableFormat::Compact { neighbours_from } = format {
         costs = costs.with_neighbours_from(neighbours_from);
     }
     let sizes: Vec<u64> = (0..=max_seeds).map(|n| rules.level_size(n)).collect();
     let present = estimate::present_levels(dir, rules, max_seeds);
     let planned = estimate::estimate(&sizes, &present, &costs);
+    let (solve_share, check_share) = WholeBuild::shares(recheck);
     let whole = Arc::new(WholeBuild {
         max_seeds,
         started: Instant::now(),
         boards: planned.boards,
         work: planned.seconds,
+        solve_share,
+        check_share,
         current: Mutex::new(Current::default()),
     });
     // The last level in place with every level below it.
@@ -692,7 +719,7 @@ pub fn build_levels_as<G: TableGame>(
         }
         let bar = build_bar(progress, &whole);
         let mut phases = Phases::default();
-        let solved = game.solve(level, &levels, &bar, &mut phases);
+        let solved = game.solve(level, &levels, &bar, &mut phases, recheck);
         // An interrupted solve skipped work: whatever it returned is
         // dropped, never checked or written.
         if interrupted() {

@@ -7,6 +7,7 @@
 use std::path::Path;
 
 use super::file::TableFile;
+use super::recheck::Recheck;
 use super::resident::capture_reach;
 use super::rules::TableRules;
 use super::table_path;
@@ -86,6 +87,16 @@ pub const NEIGHBOUR_LOOKUP_FACTOR: f64 = 3.1;
 /// of levels 0..23, 2026-12-07 (see the manual's Results).
 pub const NEIGHBOUR_WRITE_SECONDS: f64 = 6.0e-8;
 
+/// The share of a large Oware level's build the whole re-check took (23.5
+/// to 29.2 % at levels 24..30 of the raw build of 2026-12-01, 22 to 29 % in
+/// the compact build of 2026-12-04); a sampled re-check takes
+/// [`Recheck::share`] of it.
+pub const CHECK_SHARE: f64 = 0.26;
+
+/// The share of a Mancala difference level's build its whole re-check
+/// takes ("about half", the manual's Mancala chapter).
+pub const MANCALA_CHECK_SHARE: f64 = 0.5;
+
 /// The format the levels are written in, as the estimate counts them.
 #[derive(Copy, Clone, Debug, PartialEq)]
 pub struct Costs {
@@ -116,6 +127,13 @@ pub struct Costs {
     pub usable_bytes: Option<u64>,
     /// The limit `--memory` sets.
     pub limit: Option<u64>,
+    /// How much of each level is re-checked (the rates are those of a whole
+    /// re-check).
+    pub recheck: Recheck,
+    /// The share of a level's time a whole re-check takes: [`CHECK_SHARE`]
+    /// for Oware, [`MANCALA_CHECK_SHARE`] for Mancala's difference tables,
+    /// and none for race tables (always re-checked whole).
+    pub check_share: f64,
 }
 
 impl Costs {
@@ -142,7 +160,18 @@ impl Costs {
             neighbours_from: super::compact::NEIGHBOURS_FROM,
             usable_bytes: None,
             limit: None,
+            recheck: Recheck::All,
+            check_share: match rules {
+                TableRules::Oware(_) => CHECK_SHARE,
+                TableRules::Mancala { .. } => MANCALA_CHECK_SHARE,
+                TableRules::MancalaRace { .. } => 0.0,
+            },
         }
+    }
+
+    /// These costs with `recheck` as the share of each level re-checked.
+    pub const fn with_recheck(self, recheck: Recheck) -> Costs {
+        Costs { recheck, ..self }
     }
 
     /// These costs with the levels from `level` up written in format
@@ -181,7 +210,8 @@ impl Costs {
     /// its captures reach at hand.
     pub fn seconds(&self, level: usize, boards: u64) -> f64 {
         let rate = measured_rate(level) * self.threads as f64 / MEASURED_THREADS as f64;
-        boards as f64 / rate
+        let unchecked = self.check_share * (1.0 - self.recheck.share());
+        boards as f64 / rate * (1.0 - unchecked)
     }
 
     /// Whether a level of `boards` boards at `level` is written in format
@@ -269,7 +299,9 @@ impl Costs {
                 held += sizes[lower] as f64 * self.disk_bytes_per_board;
             }
         }
-        let extra = boards as f64 * lookups * COMPACT_LOOKUP_SECONDS / self.threads as f64;
+        // Half the look-ups are the re-check's.
+        let passes = (1.0 + self.recheck.share()) / 2.0;
+        let extra = boards as f64 * lookups * passes * COMPACT_LOOKUP_SECONDS / self.threads as f64;
         (base + extra, Some(held))
     }
 }

@@ -12,6 +12,7 @@ use indicatif::ProgressBar;
 use super::build::FixpointError;
 use super::builder::{BuildError, Phases};
 use super::levels::Levels;
+use super::recheck::Recheck;
 use super::rules::TableRules;
 use super::scratch::Scratch;
 
@@ -24,17 +25,25 @@ pub trait TableGame: Sync {
     /// The rules the tables hold values for.
     fn rules(&self) -> TableRules;
 
-    /// Solves level `n` and re-checks it, timing its phases in `phases`
-    /// (the builder adds the writing to `write`); `lower` holds every
-    /// level below `n`. Returns the
-    /// payload: the level's entries by rank, as the file stores them.
+    /// Solves level `n` and re-checks the boards `recheck` covers, timing
+    /// its phases in `phases` (the builder adds the writing to `write`);
+    /// `lower` holds every level below `n`. Returns the payload: the
+    /// level's entries by rank, as the file stores them.
     fn solve(
         &self,
         n: usize,
         lower: &Levels,
         bar: &ProgressBar,
         phases: &mut Phases,
+        recheck: Recheck,
     ) -> Result<Scratch, BuildError>;
+
+    /// The re-check a build of this game runs when `asked` is asked for:
+    /// `asked` itself, unless the re-check is the only guard of something
+    /// the solver does not check for itself.
+    fn recheck(&self, asked: Recheck) -> Recheck {
+        asked
+    }
 
     /// Re-checks every board of level `n` against its children; `levels`
     /// holds `n` and every level below it.

@@ -15,6 +15,7 @@ pub mod levels;
 mod oware;
 pub mod prefetch;
 pub mod probe;
+pub mod recheck;
 pub mod resident;
 pub mod rules;
 pub mod scratch;
@@ -29,6 +30,7 @@ pub use builder::{
 pub use file::{TableError, TableFile, table_path};
 pub use game::TableGame;
 pub use levels::Levels;
+pub use recheck::Recheck;
 pub use rules::TableRules;
 pub use tables::Tablebase;
 pub use value::Value;

@@ -14,6 +14,7 @@ use super::file::Encoding;
 use super::game::TableGame;
 use super::index::{rank, unrank};
 use super::levels::Levels;
+use super::recheck::Recheck;
 use super::resident::{Resident, copy_budget};
 use super::rules::TableRules;
 use super::scratch::Scratch;
@@ -33,6 +34,7 @@ impl TableGame for Variant {
         lower: &Levels,
         bar: &ProgressBar,
         phases: &mut Phases,
+        recheck: Recheck,
     ) -> Result<Scratch, BuildError> {
         let variant = *self;
         // Seconds since the last call.
@@ -55,7 +57,7 @@ impl TableGame for Variant {
             level,
             pairs: &values,
         };
-        check_level(level, variant, &with_level, bar)?;
+        check_level(level, variant, &with_level, bar, recheck)?;
         phases.check = split();
         drop(resident);
         if Encoding::for_variant(variant) == Encoding::ForcedPair {
@@ -77,7 +79,7 @@ impl TableGame for Variant {
     }
 
     fn check(&self, n: usize, levels: &Levels, bar: &ProgressBar) -> Result<(), FixpointError> {
-        check_level(n, *self, levels, bar)
+        check_level(n, *self, levels, bar, Recheck::All)
     }
 
     fn check_board(&self, n: usize, levels: &Levels, r: u64) -> Result<(), FixpointError> {

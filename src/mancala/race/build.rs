@@ -29,6 +29,7 @@ use crate::tb::game::TableGame;
 use crate::tb::index::{full_level_size, rank_full_word, unrank_full};
 use crate::tb::levels::Levels;
 use crate::tb::prefetch::prefetch;
+use crate::tb::recheck::Recheck;
 use crate::tb::resident::{Resident, copy_budget};
 use crate::tb::rules::TableRules;
 use crate::tb::scratch::Scratch;
@@ -254,8 +255,9 @@ fn check_level(
     n: usize,
     payload: &[&[u8]],
     bar: &ProgressBar,
+    recheck: Recheck,
 ) -> Result<(), FixpointError<u8>> {
-    check_in_chunks(n, bar, |start, len| {
+    check_in_chunks(n, bar, recheck, |start, len| {
         check_boards(rules, n, payload, start, len)
     })
 }
@@ -268,12 +270,20 @@ impl TableGame for RaceRules {
         self.table_rules()
     }
 
+    /// Always every board: the re-check is what proves each board's
+    /// profile monotone and its draw band within a byte, which the solver
+    /// does not check as it packs the entry.
+    fn recheck(&self, _asked: Recheck) -> Recheck {
+        Recheck::All
+    }
+
     fn solve(
         &self,
         n: usize,
         lower: &Levels,
         bar: &ProgressBar,
         phases: &mut Phases,
+        recheck: Recheck,
     ) -> Result<Scratch, BuildError> {
         let mut lap = Instant::now();
         let mut split = || {
@@ -289,7 +299,7 @@ impl TableGame for RaceRules {
         phases.moves = split();
         let mut payload: Vec<&[u8]> = (0..n).map(|l| resident.payload(l)).collect();
         payload.push(&values);
-        check_level(*self, n, &payload, bar)?;
+        check_level(*self, n, &payload, bar, recheck)?;
         phases.check = split();
         Ok(values)
     }
@@ -297,7 +307,7 @@ impl TableGame for RaceRules {
     fn check(&self, n: usize, levels: &Levels, bar: &ProgressBar) -> Result<(), FixpointError<u8>> {
         let raw: Vec<_> = (0..=n).map(|l| levels.loaded(l).raw()).collect();
         let payload: Vec<&[u8]> = raw.iter().map(|p| &**p).collect();
-        check_level(*self, n, &payload, bar)
+        check_level(*self, n, &payload, bar, Recheck::All)
     }
 
     fn check_board(&self, n: usize, levels: &Levels, r: u64) -> Result<(), FixpointError<u8>> {

@@ -7,9 +7,11 @@ use crate::tb::board::{for_each_child_word, from_word, terminal_value};
 use crate::tb::build::{FixpointError, LowerLevels};
 use crate::tb::index::{Boards, rank_word};
 use crate::tb::prefetch::prefetch;
+use crate::tb::recheck::Recheck;
 use crate::tb::value::Value;
 
-/// The distributed fixpoint re-check of this rank's boards (`pairs`).
+/// The distributed fixpoint re-check of this rank's boards (`pairs`), the
+/// rounds `recheck` covers (every rank skips the same ones).
 pub(super) fn check<L: LowerLevels>(
     comm: &mut Comm,
     n: usize,
@@ -17,6 +19,7 @@ pub(super) fn check<L: LowerLevels>(
     lower: &L,
     split: &Split,
     pairs: &[u8],
+    recheck: Recheck,
 ) -> Result<(), FixpointError> {
     let (lo, hi) = split.range(comm.rank);
     let rounds = (0..comm.size)
@@ -38,7 +41,7 @@ pub(super) fn check<L: LowerLevels>(
         let i = 2 * (r - lo) as usize;
         Value::new(pairs[i], pairs[i + 1])
     };
-    for round in 0..rounds {
+    for round in (0..rounds).filter(|&round| recheck.covers(round)) {
         let start = (lo + round * CHECK_BLOCK).min(hi);
         let end = (start + CHECK_BLOCK).min(hi);
         // The same-level children outside this range, by owner, in the

@@ -18,8 +18,9 @@
 //!   receives may settle more boards, whose parents go to the next round.
 //!   A threshold ends when an `all_reduce` of the work left (boards not yet
 //!   scanned plus tells sent) is zero on every rank.
-//! - The fixpoint re-check is distributed too: 256 K boards at a time,
-//!   each rank asks the owners for the values of its boards' same-level
+//! - The fixpoint re-check is distributed too: 256 K boards at a time
+//!   (under [`Recheck::Sample`](crate::tb::Recheck) one round in 16, the
+//!   same rounds on every rank), each rank asks the owners for the values of its boards' same-level
 //!   children outside its range (one `all_to_all_varcount` of ranks, one of
 //!   values back), then folds the children as the single-process check does.
 //! - Rank 0 writes the file: the ranks' CRC-32s are combined in order, and
@@ -235,7 +236,15 @@ fn build_ranks(
         drop(solver);
         let pairs = compact(records, hi - lo);
         phases.settle = split_time();
-        let failure = check(comm, level, opts.variant, &resident, &split, &pairs);
+        let failure = check(
+            comm,
+            level,
+            opts.variant,
+            &resident,
+            &split,
+            &pairs,
+            opts.recheck,
+        );
         drop(resident);
         if let Err(e) = &failure {
             eprintln!("oware build: rank {}: {e}", comm.rank);
