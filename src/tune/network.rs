@@ -289,9 +289,11 @@ pub fn train(
     let scale = (options.k * 100.0) as f32;
     let width = options.hidden;
     let mut g_w1 = vec![0f32; INPUTS * width];
-    let mut g_small = vec![0f32; 3 * width + 2];
+    // The small weights: b1, w2, then b2 and threat.
+    let small_len = 2 * width + 2;
+    let mut g_small = vec![0f32; small_len];
     let mut m_w1 = Moments::new(INPUTS * width);
-    let mut m_small = Moments::new(3 * width + 2);
+    let mut m_small = Moments::new(small_len);
     let mut t = 0;
     let mut best = (f64::INFINITY, net.clone(), 0);
     let mut epochs = Vec::new();
