@@ -600,6 +600,53 @@ mod tests {
     }
 
     #[test]
+    fn a_sampled_recheck_takes_most_of_the_recheck_off() {
+        let rules = TableRules::Oware(Variant::Abapa);
+        let s = sizes(rules, 32);
+        let on = |recheck: Recheck, limit: Option<u64>| {
+            Costs::new(rules, false, 2)
+                .with_memory(Some(HERE), limit)
+                .with_neighbours_from(49)
+                .with_recheck(recheck)
+        };
+        // Every level in reach copied: the rate alone, less 15/16 of the
+        // re-check's share.
+        let whole = estimate(&s[..=30], &[], &on(Recheck::All, None)).seconds;
+        let sampled = estimate(&s[..=30], &[], &on(Recheck::Sample, None)).seconds;
+        let kept = 1.0 - CHECK_SHARE * (1.0 - 1.0 / 16.0);
+        assert!((sampled / whole - kept).abs() < 1e-9, "{sampled} {whole}");
+        // Under 16 GB the look-ups into compact files lose their re-check
+        // half too: more off than the rate alone.
+        let limit = Some(16_000_000_000);
+        let whole = estimate(&s[..=30], &[], &on(Recheck::All, limit)).seconds;
+        let sampled = estimate(&s[..=30], &[], &on(Recheck::Sample, limit)).seconds;
+        assert!(sampled < kept * whole, "{sampled} {whole}");
+        // Race tables are re-checked whole: the estimate keeps their rate.
+        let race = TableRules::MancalaRace {
+            empty_capture: false,
+            total: 60,
+        };
+        let c = Costs::new(race, false, 2);
+        assert_eq!(
+            c.with_recheck(Recheck::Sample).seconds(20, 1 << 30),
+            c.seconds(20, 1 << 30)
+        );
+        // The manual's machines, each to its last level: a third or so off.
+        for (gib, last) in [(24, 32), (32, 33), (64, 36), (128, 38)] {
+            let s = sizes(rules, last);
+            let at = |recheck| {
+                let c = Costs::new(rules, false, 2)
+                    .with_memory(Some(machine(gib)), None)
+                    .with_neighbours_from(49)
+                    .with_recheck(recheck);
+                estimate(&s, &[], &c).seconds
+            };
+            let ratio = at(Recheck::Sample) / at(Recheck::All);
+            assert!(ratio > 0.6 && ratio < kept, "{gib} GiB: {ratio}");
+        }
+    }
+
+    #[test]
     fn raw_and_mancala_builds_have_no_copies_to_plan() {
         let abapa = TableRules::Oware(Variant::Abapa);
         let mancala = TableRules::Mancala {
