@@ -23,7 +23,7 @@ use super::tables::{TableChoice, TableRulesArgs};
 Which --max-seeds (Abapa, 2 threads; measured on 2 cores, 24 GB, with lower levels
 in format version 4 and every board re-checked; builds above level 24 now read
 version-5 levels, each look-up about 3 times slower; every level is now
-re-checked in part, a sixteenth of it (level 25 alone: 16 % faster); the larger
+re-checked in part, a sixteenth of it (level 25 alone: 16 % less time); the larger
 builds were not re-measured):
   16  seconds
   20  about a minute
@@ -85,7 +85,7 @@ pub struct BuildArgs {
     /// is written: `sample` re-checks one chunk of boards in 16, evenly
     /// spread; `all` re-checks every board, which takes about a quarter of
     /// a large level's time (`oware verify --db DIR` re-checks a built
-    /// folder whole at any time). Race tables are always re-checked whole.
+    /// folder whole at any time).
     #[arg(long, value_enum, default_value_t = RecheckArg::Sample)]
     recheck: RecheckArg,
 }
@@ -137,7 +137,7 @@ fn build<G: tb::TableGame>(args: &BuildArgs, game: &G, dir: &Path) -> Result<()>
     let progress = !args.quiet && std::io::stderr().is_terminal();
     let rules = game.rules();
     let threads = pool.current_num_threads();
-    let recheck = game.recheck(args.recheck.into());
+    let recheck: tb::Recheck = args.recheck.into();
     if !args.json {
         output::line(format_args!(
             "building {rules} tables, levels 0..={} in {} with {threads} thread{}, re-checking {}",

@@ -36,6 +36,18 @@ pub enum BuildError {
     /// values (a bug: nothing written).
     #[error("re-check failed, level not written: {0}")]
     Recheck(#[from] FixpointError<i8>),
+    /// A race level's board has outcomes no race entry holds: a draw band
+    /// wider than a byte's or a profile that is not monotone (nothing
+    /// written).
+    #[error(
+        "level {level}, board {board:?}: its outcomes fit no race entry (a draw band wider than 7 needs, or a better outcome at a larger need); level not written"
+    )]
+    RaceEntry {
+        /// The level.
+        level: usize,
+        /// The board.
+        board: [u8; 12],
+    },
     /// A solved race level failed its re-check (a bug: nothing written).
     #[error("race re-check failed, level not written: {0}")]
     RaceRecheck(#[from] FixpointError<u8>),
@@ -458,11 +470,12 @@ struct Current {
 
 impl WholeBuild {
     /// The shares of a level's time the solving passes and the re-check
-    /// take under `recheck`, from the whole re-check's share of a large
-    /// Oware level ([`estimate::CHECK_SHARE`]; the writing is left out).
-    fn shares(recheck: Recheck) -> (f64, f64) {
-        let solve = 1.0 - estimate::CHECK_SHARE;
-        let check = estimate::CHECK_SHARE * recheck.share();
+    /// take under `costs` (the whole re-check's share of a level,
+    /// [`Costs::check_share`], and the share re-checked; the writing is
+    /// left out).
+    fn shares(costs: &Costs) -> (f64, f64) {
+        let solve = 1.0 - costs.check_share;
+        let check = costs.check_share * costs.recheck.share();
         (solve / (solve + check), check / (solve + check))
     }
 
@@ -620,8 +633,7 @@ pub fn build_levels<G: TableGame>(
 }
 
 /// [`build_levels`] writing the levels built in `format` (levels already
-/// there are kept in theirs), each re-checked as far as `recheck` says
-/// (and the game allows: [`TableGame::recheck`]).
+/// there are kept in theirs), each re-checked as far as `recheck` says.
 pub fn build_levels_as<G: TableGame>(
     game: &G,
     dir: &Path,
@@ -639,7 +651,6 @@ pub fn build_levels_as<G: TableGame>(
     let mut levels = Levels::empty(dir, rules);
     let mut summaries = Vec::new();
     let encoding = rules.encoding();
-    let recheck = game.recheck(recheck);
     let mut costs = Costs::here(
         rules,
         format == TableFormat::Raw,
@@ -652,7 +663,7 @@ pub fn build_levels_as<G: TableGame>(
     let sizes: Vec<u64> = (0..=max_seeds).map(|n| rules.level_size(n)).collect();
     let present = estimate::present_levels(dir, rules, max_seeds);
     let planned = estimate::estimate(&sizes, &present, &costs);
-    let (solve_share, check_share) = WholeBuild::shares(recheck);
+    let (solve_share, check_share) = WholeBuild::shares(&costs);
     let whole = Arc::new(WholeBuild {
         max_seeds,
         started: Instant::now(),

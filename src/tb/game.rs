@@ -38,13 +38,6 @@ pub trait TableGame: Sync {
         recheck: Recheck,
     ) -> Result<Scratch, BuildError>;
 
-    /// The re-check a build of this game runs when `asked` is asked for:
-    /// `asked` itself, unless the re-check is the only guard of something
-    /// the solver does not check for itself.
-    fn recheck(&self, asked: Recheck) -> Recheck {
-        asked
-    }
-
     /// Re-checks every board of level `n` against its children; `levels`
     /// holds `n` and every level below it.
     fn check(

@@ -6,8 +6,7 @@
 //! file (the checksums do that), and it took 23–29 % of each large Oware
 //! level's build. A sample of evenly spread chunks costs a sixteenth of
 //! that; `oware verify` re-checks every board of a built folder whenever
-//! that is wanted. Race tables are always re-checked whole
-//! ([`TableGame::recheck`](super::TableGame::recheck)).
+//! that is wanted.
 
 /// The share of the boards of a level the builder re-checks.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -105,6 +104,73 @@ mod tests {
         }
         assert_eq!(Recheck::Sample.boards(160, 1), 10);
         assert_eq!(Recheck::All.boards(160, 1), 160);
+    }
+
+    /// Abapa's levels, noting the re-check each solve is asked for.
+    struct Noting(std::sync::Mutex<Vec<Recheck>>);
+
+    impl crate::tb::TableGame for Noting {
+        type Entry = crate::tb::Value;
+
+        fn rules(&self) -> crate::tb::TableRules {
+            crate::Variant::Abapa.rules()
+        }
+
+        fn solve(
+            &self,
+            n: usize,
+            lower: &crate::tb::Levels,
+            bar: &indicatif::ProgressBar,
+            phases: &mut crate::tb::Phases,
+            recheck: Recheck,
+        ) -> Result<crate::tb::scratch::Scratch, crate::tb::BuildError> {
+            self.0.lock().unwrap().push(recheck);
+            crate::Variant::Abapa.solve(n, lower, bar, phases, recheck)
+        }
+
+        fn check(
+            &self,
+            n: usize,
+            levels: &crate::tb::Levels,
+            bar: &indicatif::ProgressBar,
+        ) -> Result<(), crate::tb::build::FixpointError> {
+            crate::Variant::Abapa.check(n, levels, bar)
+        }
+
+        fn check_board(
+            &self,
+            n: usize,
+            levels: &crate::tb::Levels,
+            r: u64,
+        ) -> Result<(), crate::tb::build::FixpointError> {
+            crate::Variant::Abapa.check_board(n, levels, r)
+        }
+    }
+
+    #[test]
+    fn the_builder_asks_each_solve_for_the_recheck_it_was_given() {
+        use crate::tb::{TableFormat, TableGame, build_levels, build_levels_as};
+        for recheck in [Recheck::All, Recheck::Sample] {
+            let dir = tempfile::tempdir().unwrap();
+            let game = Noting(Default::default());
+            build_levels_as(
+                &game,
+                dir.path(),
+                5,
+                false,
+                TableFormat::Raw,
+                recheck,
+                |_| {},
+            )
+            .unwrap();
+            assert_eq!(*game.0.lock().unwrap(), [recheck; 6]);
+            assert_eq!(game.rules(), crate::Variant::Abapa.rules());
+        }
+        // The library's plain entry point re-checks every board.
+        let dir = tempfile::tempdir().unwrap();
+        let game = Noting(Default::default());
+        build_levels(&game, dir.path(), 2, false, |_| {}).unwrap();
+        assert_eq!(*game.0.lock().unwrap(), [Recheck::All; 3]);
     }
 
     #[test]

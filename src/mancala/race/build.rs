@@ -6,11 +6,13 @@
 //! that stores leaves it), so a level is solved by memoised recursion over
 //! its boards in parallel, one byte a board, [`UNKNOWN`] until solved. A
 //! board's entry is found by playing every need `a` of the level against
-//! its children's entries ([`through`]); the re-check recomputes every
-//! `a` of every board from the stored children and compares it with the
-//! stored byte, which also proves each profile monotone and its draw band
-//! within a byte.
+//! its children's entries ([`through`]); a profile that is not monotone,
+//! or whose draw band is wider than a byte holds, stops the build
+//! ([`RaceEntry::of_exact_profile`]). The re-check recomputes every `a` of
+//! the boards it covers from the stored children and compares it with the
+//! stored byte.
 
+use std::sync::OnceLock;
 use std::sync::atomic::{AtomicU8, Ordering::Relaxed};
 use std::time::Instant;
 
@@ -72,13 +74,14 @@ impl Moves {
     }
 
     /// The entry of the board, each child's entry from `entry(i)` (`i` the
-    /// move's index, only asked for moves that reach a child).
+    /// move's index, only asked for moves that reach a child), or `None`
+    /// when no byte holds its profile.
     fn entry(
         &self,
         rules: RaceRules,
         n: usize,
         mut entry: impl FnMut(usize) -> RaceEntry,
-    ) -> RaceEntry {
+    ) -> Option<RaceEntry> {
         let k = rules.needs_sum(n);
         let mut children = [RaceEntry::default(); 6];
         for (i, c) in children.iter_mut().enumerate().take(self.count) {
@@ -86,7 +89,7 @@ impl Moves {
                 *c = entry(i);
             }
         }
-        RaceEntry::of_profile(rules.needs(n), |a| {
+        RaceEntry::of_exact_profile(rules.needs(n), |a| {
             self.outcome(a, (k - i32::from(a)) as u8, &children)
         })
     }
@@ -105,10 +108,11 @@ impl Moves {
     }
 }
 
-/// The entry of a board one of whose rows is empty.
-fn terminal_entry(rules: RaceRules, n: usize, word: u128) -> RaceEntry {
+/// The entry of a board one of whose rows is empty, or `None` when no byte
+/// holds its profile.
+fn terminal_entry(rules: RaceRules, n: usize, word: u128) -> Option<RaceEntry> {
     let k = rules.needs_sum(n);
-    RaceEntry::of_profile(rules.needs(n), |a| {
+    RaceEntry::of_exact_profile(rules.needs(n), |a| {
         board_outcome(word, a, (k - i32::from(a)) as u8).unwrap_or(Outcome::Loss)
     })
 }
@@ -119,6 +123,8 @@ struct Solver<'a> {
     n: usize,
     values: &'a [AtomicU8],
     lower: &'a [&'a [u8]],
+    /// The first board met whose profile no byte holds.
+    misfit: OnceLock<u128>,
 }
 
 impl Solver<'_> {
@@ -146,14 +152,21 @@ impl Solver<'_> {
         e
     }
 
+    /// The entry of `word`; one whose profile no byte holds is noted in
+    /// [`Solver::misfit`] (and stored as the entry of no outcome).
     fn solve(&self, word: u128) -> RaceEntry {
-        if terminal_word(word).is_some() {
-            return terminal_entry(self.rules, self.n, word);
-        }
-        let moves = Moves::of(word, self.n, self.rules.empty_capture, |s, r| {
-            self.fetch(s, r)
-        });
-        moves.entry(self.rules, self.n, |i| self.child(&moves, i))
+        let entry = if terminal_word(word).is_some() {
+            terminal_entry(self.rules, self.n, word)
+        } else {
+            let moves = Moves::of(word, self.n, self.rules.empty_capture, |s, r| {
+                self.fetch(s, r)
+            });
+            moves.entry(self.rules, self.n, |i| self.child(&moves, i))
+        };
+        entry.unwrap_or_else(|| {
+            let _ = self.misfit.set(word);
+            RaceEntry::default()
+        })
     }
 
     fn solve_chunk(&self, start: u64, len: u64) {
@@ -172,9 +185,10 @@ fn solve_level(
     n: usize,
     lower: &Resident,
     bar: &ProgressBar,
-) -> std::io::Result<Scratch> {
+) -> Result<Scratch, BuildError> {
     let size = full_level_size(n);
-    let mut values = Scratch::zeroed(size as usize)?;
+    let mut values =
+        Scratch::zeroed(size as usize).map_err(|error| BuildError::Memory { level: n, error })?;
     bar.set_length(size);
     bar.set_position(0);
     bar.set_message(format!("level {n}: solve"));
@@ -191,11 +205,18 @@ fn solve_level(
         n,
         values: atomic(&mut values),
         lower: &lower,
+        misfit: OnceLock::new(),
     };
     chunks(size).for_each(|(start, len)| {
         solver.solve_chunk(start, len);
         bar.inc(len);
     });
+    if let Some(&word) = solver.misfit.get() {
+        return Err(BuildError::RaceEntry {
+            level: n,
+            board: from_word(word),
+        });
+    }
     Ok(values)
 }
 
@@ -214,7 +235,7 @@ fn check_boards(
         let stored = RaceEntry::unpack(payload[n][rank]);
         let (expected, outcome_of): (RaceEntry, Box<dyn Fn(u8) -> Outcome>) =
             if terminal_word(word).is_some() {
-                let e = terminal_entry(rules, n, word);
+                let e = terminal_entry(rules, n, word).unwrap_or_default();
                 (
                     e,
                     Box::new(move |a| {
@@ -231,7 +252,7 @@ fn check_boards(
                         RaceEntry::default()
                     }
                 });
-                let e = moves.entry(rules, n, |i| children[i]);
+                let e = moves.entry(rules, n, |i| children[i]).unwrap_or_default();
                 (
                     e,
                     Box::new(move |a| moves.outcome(a, (k - i32::from(a)) as u8, &children)),
@@ -270,13 +291,6 @@ impl TableGame for RaceRules {
         self.table_rules()
     }
 
-    /// Always every board: the re-check is what proves each board's
-    /// profile monotone and its draw band within a byte, which the solver
-    /// does not check as it packs the entry.
-    fn recheck(&self, _asked: Recheck) -> Recheck {
-        Recheck::All
-    }
-
     fn solve(
         &self,
         n: usize,
@@ -294,8 +308,7 @@ impl TableGame for RaceRules {
         let resident = Resident::reaching_raw(lower, n, 0..n, copy_budget(working_memory(n)))
             .map_err(|error| BuildError::Memory { level: n, error })?;
         phases.copy = split();
-        let values = solve_level(*self, n, &resident, bar)
-            .map_err(|error| BuildError::Memory { level: n, error })?;
+        let values = solve_level(*self, n, &resident, bar)?;
         phases.moves = split();
         let mut payload: Vec<&[u8]> = (0..n).map(|l| resident.payload(l)).collect();
         payload.push(&values);

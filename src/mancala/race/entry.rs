@@ -73,8 +73,8 @@ impl fmt::Display for Outcome {
 ///
 /// The byte is `win | (draw − win) << 5`: `win` is at most 25 (a need
 /// above 25 would be a negative store) and the draw band at most 7 wide;
-/// a build whose band is wider fails its re-check rather than store a
-/// wrong byte.
+/// a build meeting a wider band, or a profile that is not monotone, stops
+/// rather than store a wrong byte ([`RaceEntry::of_exact_profile`]).
 #[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
 pub struct RaceEntry {
     /// The largest need with which the mover wins (0: none).
@@ -89,15 +89,37 @@ impl RaceEntry {
 
     /// The entry of the outcomes `outcome(a)` for `a` in `needs`
     /// (thresholds of a monotone profile; a profile that is not monotone
-    /// gives the thresholds of its first change, which its re-check
-    /// rejects).
+    /// gives the thresholds of its last change, which no entry holds).
     pub fn of_profile(
         needs: std::ops::RangeInclusive<u8>,
-        mut outcome: impl FnMut(u8) -> Outcome,
+        outcome: impl FnMut(u8) -> Outcome,
     ) -> RaceEntry {
+        Self::profile(needs, outcome).0
+    }
+
+    /// [`RaceEntry::of_profile`], or `None` when no byte holds the profile:
+    /// it is not monotone (an outcome better than the one at a smaller
+    /// need) or its draw band is wider than [`RaceEntry::MAX_BAND`].
+    pub fn of_exact_profile(
+        needs: std::ops::RangeInclusive<u8>,
+        outcome: impl FnMut(u8) -> Outcome,
+    ) -> Option<RaceEntry> {
+        let (entry, monotone) = Self::profile(needs, outcome);
+        (monotone && entry.draw - entry.win <= Self::MAX_BAND).then_some(entry)
+    }
+
+    /// The thresholds of the profile, and whether it is monotone.
+    fn profile(
+        needs: std::ops::RangeInclusive<u8>,
+        mut outcome: impl FnMut(u8) -> Outcome,
+    ) -> (RaceEntry, bool) {
         let mut entry = RaceEntry::default();
+        let (mut monotone, mut before) = (true, Outcome::Win);
         for a in needs {
-            match outcome(a) {
+            let now = outcome(a);
+            monotone &= now <= before;
+            before = now;
+            match now {
                 Outcome::Win => {
                     entry.win = a;
                     entry.draw = a;
@@ -106,7 +128,7 @@ impl RaceEntry {
                 Outcome::Loss => {}
             }
         }
-        entry
+        (entry, monotone)
     }
 
     /// The outcome with `a` seeds still needed by the mover.
@@ -121,8 +143,8 @@ impl RaceEntry {
         }
     }
 
-    /// The byte stored (a band wider than [`RaceEntry::MAX_BAND`] is cut,
-    /// and the re-check then fails).
+    /// The byte stored (a band wider than [`RaceEntry::MAX_BAND`] is cut:
+    /// the builder packs only entries of [`RaceEntry::of_exact_profile`]).
     #[inline]
     pub const fn pack(self) -> u8 {
         let band = self.draw.saturating_sub(self.win);
@@ -168,5 +190,41 @@ mod tests {
         assert_eq!(e, RaceEntry { win: 3, draw: 4 });
         assert_eq!(e.outcome(4), Outcome::Draw);
         assert_eq!(e.outcome(5), Outcome::Loss);
+    }
+
+    #[test]
+    fn only_profiles_a_byte_holds_are_exact() {
+        use Outcome::{Draw, Loss, Win};
+        // (outcomes for needs 1.., exact entry as (win, draw) or none)
+        type Case = (&'static [Outcome], Option<(u8, u8)>);
+        let cases: [Case; 8] = [
+            (&[Win, Win, Draw, Loss], Some((2, 3))),
+            (&[Loss, Loss], Some((0, 0))),
+            (&[Draw; 7], Some((0, 7))),
+            // A band of 8 draws does not fit.
+            (&[Draw; 8], None),
+            (&[Win, Draw, Draw, Draw, Draw, Draw, Draw, Draw, Draw], None),
+            (
+                &[Win, Draw, Draw, Draw, Draw, Draw, Draw, Draw],
+                Some((1, 8)),
+            ),
+            // Needing more is never better.
+            (&[Win, Loss, Draw], None),
+            (&[Draw, Win], None),
+        ];
+        for (outcomes, exact) in cases {
+            let needs = 1..=outcomes.len() as u8;
+            let at = |a: u8| outcomes[usize::from(a) - 1];
+            let got = RaceEntry::of_exact_profile(needs.clone(), at);
+            assert_eq!(
+                got,
+                exact.map(|(win, draw)| RaceEntry { win, draw }),
+                "{outcomes:?}"
+            );
+            if let Some(e) = got {
+                assert_eq!(RaceEntry::unpack(e.pack()), e);
+                assert!(needs.clone().all(|a| e.outcome(a) == at(a)), "{outcomes:?}");
+            }
+        }
     }
 }

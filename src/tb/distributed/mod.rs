@@ -19,9 +19,9 @@
 //!   A threshold ends when an `all_reduce` of the work left (boards not yet
 //!   scanned plus tells sent) is zero on every rank.
 //! - The fixpoint re-check is distributed too: 256 K boards at a time
-//!   (under [`Recheck::Sample`](crate::tb::Recheck) one round in 16, the
-//!   same rounds on every rank), each rank asks the owners for the values of its boards' same-level
-//!   children outside its range (one `all_to_all_varcount` of ranks, one of
+//!   (under [`Recheck::Sample`](crate::tb::Recheck::Sample) one round in
+//!   16, the same rounds on every rank), each rank asks the owners for the
+//!   values of its boards' same-level children outside its range (one `all_to_all_varcount` of ranks, one of
 //!   values back), then folds the children as the single-process check does.
 //! - Rank 0 writes the file: the ranks' CRC-32s are combined in order, and
 //!   the payload slices are sent to rank 0 in 64 MiB messages that it writes
