@@ -40,7 +40,7 @@ pub enum BuildError {
     /// wider than a byte's or a profile that is not monotone (nothing
     /// written).
     #[error(
-        "level {level}, board {board:?}: its outcomes fit no race entry (a draw band wider than 7 needs, or a better outcome at a larger need); level not written"
+        "level {level}, board {board:?}: its outcomes fit no race entry (draws at more than 7 needs above its last winning one, or a better outcome at a larger need); level not written"
     )]
     RaceEntry {
         /// The level.

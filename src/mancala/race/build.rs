@@ -170,6 +170,10 @@ impl Solver<'_> {
     }
 
     fn solve_chunk(&self, start: u64, len: u64) {
+        // A level with a board no entry holds is not written: stop early.
+        if self.misfit.get().is_some() {
+            return;
+        }
         for (word, rank) in rotated(self.n, start, len) {
             if self.values[rank].load(Relaxed) == UNKNOWN {
                 let e = self.solve(word);
@@ -233,31 +237,25 @@ fn check_boards(
     let k = rules.needs_sum(n);
     for (word, rank) in rotated(n, start, len) {
         let stored = RaceEntry::unpack(payload[n][rank]);
-        let (expected, outcome_of): (RaceEntry, Box<dyn Fn(u8) -> Outcome>) =
-            if terminal_word(word).is_some() {
-                let e = terminal_entry(rules, n, word).unwrap_or_default();
-                (
-                    e,
-                    Box::new(move |a| {
-                        board_outcome(word, a, (k - i32::from(a)) as u8).unwrap_or(Outcome::Loss)
-                    }),
-                )
-            } else {
-                let moves = Moves::of(word, n, rules.empty_capture, |_, _| {});
-                let children: [RaceEntry; 6] = std::array::from_fn(|i| {
-                    if i < moves.count && moves.edges[i].seeds > 0 {
-                        let s = usize::from(moves.edges[i].seeds);
-                        RaceEntry::unpack(payload[s][moves.ranks[i] as usize])
-                    } else {
-                        RaceEntry::default()
-                    }
-                });
-                let e = moves.entry(rules, n, |i| children[i]).unwrap_or_default();
-                (
-                    e,
-                    Box::new(move |a| moves.outcome(a, (k - i32::from(a)) as u8, &children)),
-                )
-            };
+        let outcome_of: Box<dyn Fn(u8) -> Outcome> = if terminal_word(word).is_some() {
+            Box::new(move |a| {
+                board_outcome(word, a, (k - i32::from(a)) as u8).unwrap_or(Outcome::Loss)
+            })
+        } else {
+            let moves = Moves::of(word, n, rules.empty_capture, |_, _| {});
+            let children: [RaceEntry; 6] = std::array::from_fn(|i| {
+                if i < moves.count && moves.edges[i].seeds > 0 {
+                    let s = usize::from(moves.edges[i].seeds);
+                    RaceEntry::unpack(payload[s][moves.ranks[i] as usize])
+                } else {
+                    RaceEntry::default()
+                }
+            });
+            Box::new(move |a| moves.outcome(a, (k - i32::from(a)) as u8, &children))
+        };
+        // What a failure reports (the byte an entry of this profile packs
+        // to, cut if it fits none).
+        let expected = RaceEntry::of_profile(rules.needs(n), &outcome_of);
         let consistent = rules.needs(n).all(|a| stored.outcome(a) == outcome_of(a));
         if !consistent || (rules.needs(n).is_empty() && payload[n][rank] != 0) {
             return Err(FixpointError {
@@ -328,5 +326,66 @@ impl TableGame for RaceRules {
         let payload: Vec<&[u8]> = raw.iter().map(|p| &**p).collect();
         let rotation = rank_full_word(rotate_word(to_word(&unrank_full(r, n))), n);
         check_boards(*self, n, &payload, rotation, 1)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::tb::build_levels;
+
+    /// Level 9 of the 3-seed start (167,960 boards, 6 chunks: a sample
+    /// covers the first) with the byte at `rank` set to `byte`, re-checked.
+    fn check_with(
+        payloads: &[Vec<u8>],
+        rank: usize,
+        byte: u8,
+        recheck: Recheck,
+    ) -> Result<(), FixpointError<u8>> {
+        let rules = RaceRules {
+            empty_capture: false,
+            total: 36,
+        };
+        let mut level = payloads[9].clone();
+        level[rank] = byte;
+        let mut views: Vec<&[u8]> = payloads[..9].iter().map(|p| &p[..]).collect();
+        views.push(&level);
+        check_level(rules, 9, &views, &ProgressBar::hidden(), recheck)
+    }
+
+    #[test]
+    fn a_sampled_recheck_reads_the_first_chunk_and_skips_others() {
+        let rules = RaceRules {
+            empty_capture: false,
+            total: 36,
+        };
+        let dir = tempfile::tempdir().unwrap();
+        build_levels(&rules, dir.path(), 9, false, |_| {}).unwrap();
+        let mut levels = Levels::empty(dir.path(), rules.table_rules());
+        let payloads: Vec<Vec<u8>> = (0..=9)
+            .map(|l| {
+                levels.load(l, true).unwrap();
+                levels.loaded(l).raw().into_owned()
+            })
+            .collect();
+        assert!(check_with(&payloads, 0, payloads[9][0], Recheck::All).is_ok());
+        // A byte that misstates its own board: in the first chunk, both
+        // find it.
+        let wrong = |rank: usize| {
+            (0..=249u8)
+                .filter(|&b| b != payloads[9][rank] && b & 0x1f <= 25)
+                .find(|&b| check_with(&payloads, rank, b, Recheck::All).is_err())
+        };
+        // (The chunks run over the boards' rotations: a board's own rank is
+        // elsewhere.)
+        let (_, first) = rotated(9, 0, 1).next().unwrap();
+        let byte = wrong(first).expect("a byte the whole re-check rejects");
+        assert!(check_with(&payloads, first, byte, Recheck::Sample).is_err());
+        // In the last chunk, some such byte passes the sample.
+        let size = payloads[9].len() as u64;
+        let skipped = rotated(9, size - 40, 40).any(|(_, rank)| {
+            wrong(rank).is_some_and(|b| check_with(&payloads, rank, b, Recheck::Sample).is_ok())
+        });
+        assert!(skipped);
     }
 }
