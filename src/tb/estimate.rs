@@ -527,17 +527,20 @@ mod tests {
         HERE / 24 * gib
     }
 
+    /// The costs of a compact Abapa build on 2 threads with `usable` bytes
+    /// and `limit`, its lower levels in format version 4 (none coded by
+    /// neighbours), as the builds measured read them.
+    fn abapa_v4(usable: u64, limit: Option<u64>) -> Costs {
+        Costs::new(TableRules::Oware(Variant::Abapa), false, 2)
+            .with_memory(Some(usable), limit)
+            .with_neighbours_from(49)
+    }
+
     #[test]
     fn the_memory_sets_the_copies_and_the_time() {
         let rules = TableRules::Oware(Variant::Abapa);
         let s = sizes(rules, 32);
-        // The builds measured read lower levels of format versions 3 and
-        // 4 (none coded by neighbours).
-        let on = |usable: u64, limit: Option<u64>| {
-            Costs::new(rules, false, 2)
-                .with_memory(Some(usable), limit)
-                .with_neighbours_from(49)
-        };
+        let on = abapa_v4;
         // No limit: level 30 copies every level a capture reaches and goes
         // at the rate of the raw build (0..30: 65 min 33 s).
         let free = on(HERE, None);
@@ -609,17 +612,12 @@ mod tests {
     fn a_sampled_recheck_takes_most_of_the_recheck_off() {
         let rules = TableRules::Oware(Variant::Abapa);
         let s = sizes(rules, 32);
-        let on = |recheck: Recheck, limit: Option<u64>| {
-            Costs::new(rules, false, 2)
-                .with_memory(Some(HERE), limit)
-                .with_neighbours_from(49)
-                .with_recheck(recheck)
-        };
+        let on = |recheck, limit| abapa_v4(HERE, limit).with_recheck(recheck);
         // Every level in reach copied: the rate alone, less 15/16 of the
         // re-check's share.
         let whole = estimate(&s[..=30], &[], &on(Recheck::All, None)).seconds;
         let sampled = estimate(&s[..=30], &[], &on(Recheck::Sample, None)).seconds;
-        let kept = 1.0 - CHECK_SHARE * (1.0 - 1.0 / 16.0);
+        let kept = 1.0 - CHECK_SHARE * (1.0 - Recheck::Sample.share());
         assert!((sampled / whole - kept).abs() < 1e-9, "{sampled} {whole}");
         // Under 16 GB the look-ups into compact files lose their re-check
         // half too: more off than the rate alone.
@@ -635,18 +633,14 @@ mod tests {
         let c = Costs::new(race, false, 2);
         let ratio = c.with_recheck(Recheck::Sample).seconds(20, 1 << 30) / c.seconds(20, 1 << 30);
         assert!(
-            (ratio - (1.0 - RACE_CHECK_SHARE * 15.0 / 16.0)).abs() < 1e-9,
+            (ratio - (1.0 - RACE_CHECK_SHARE * (1.0 - Recheck::Sample.share()))).abs() < 1e-9,
             "{ratio}"
         );
         // The manual's machines, each to its last level: a third or so off.
         for (gib, last) in [(24, 32), (32, 33), (64, 36), (128, 38)] {
             let s = sizes(rules, last);
             let at = |recheck| {
-                let c = Costs::new(rules, false, 2)
-                    .with_memory(Some(machine(gib)), None)
-                    .with_neighbours_from(49)
-                    .with_recheck(recheck);
-                estimate(&s, &[], &c).seconds
+                estimate(&s, &[], &abapa_v4(machine(gib), None).with_recheck(recheck)).seconds
             };
             let ratio = at(Recheck::Sample) / at(Recheck::All);
             assert!(ratio > 0.6 && ratio < kept, "{gib} GiB: {ratio}");

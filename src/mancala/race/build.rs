@@ -253,11 +253,11 @@ fn check_boards(
             });
             Box::new(move |a| moves.outcome(a, (k - i32::from(a)) as u8, &children))
         };
-        // What a failure reports (the byte an entry of this profile packs
-        // to, cut if it fits none).
-        let expected = RaceEntry::of_profile(rules.needs(n), &outcome_of);
         let consistent = rules.needs(n).all(|a| stored.outcome(a) == outcome_of(a));
         if !consistent || (rules.needs(n).is_empty() && payload[n][rank] != 0) {
+            // The byte an entry of this profile packs to (cut if it fits
+            // none), worked out only for the report.
+            let expected = RaceEntry::of_profile(rules.needs(n), &outcome_of);
             return Err(FixpointError {
                 level: n,
                 board: from_word(word),
