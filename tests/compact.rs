@@ -209,6 +209,42 @@ fn a_large_level_decodes_whole_to_the_raw_entries() {
     assert_eq!(&compact.decode_all().unwrap()[..], payload);
 }
 
+/// A compact level whose blocks are intact but decode to other entries
+/// than its header's checksum says (what a fault of the encoder, or of
+/// the solver's payload on its way to the file, would leave) stops the
+/// build of a level that copies it, naming the file.
+#[test]
+fn a_level_decoding_to_other_entries_stops_the_levels_above() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path();
+    let variant = Variant::Abapa;
+    let rules = TableRules::Oware(variant);
+    let compact = TableFormat::Compact {
+        neighbours_from: 49,
+    };
+    build_levels_as(&variant, dir, 9, false, compact, Recheck::Sample, |_| {}).unwrap();
+    let seven = table_path(dir, rules, 7);
+    let table = TableFile::open(&seven, rules, 7, true).unwrap();
+    let header = table.header().clone();
+    let mut entries = table.decode_all().unwrap().to_vec();
+    drop(table);
+    // One y changed by one, still a value the level can hold.
+    entries[1] = if entries[1] == 0 { 1 } else { entries[1] - 1 };
+    oware::tb::compact::write_compact_level(&seven, &header, &entries, Coding::DEFAULT, 49)
+        .unwrap();
+    // Its blocks match their checksums: opening it finds nothing wrong.
+    TableFile::open(&seven, rules, 7, true).unwrap();
+    std::fs::remove_file(table_path(dir, rules, 9)).unwrap();
+    let error = build_levels_as(&variant, dir, 9, false, compact, Recheck::Sample, |_| {})
+        .expect_err("level 9 copies level 7")
+        .to_string();
+    assert!(
+        error.contains(&seven.display().to_string()) && error.contains("checksum"),
+        "{error}"
+    );
+    assert!(!table_path(dir, rules, 9).exists());
+}
+
 /// A search decodes the smallest compact levels into memory, a byte a
 /// board, as far as its budget goes: those levels then read the raw
 /// entries at every rank (and when folded whole), the rest stay compact.

@@ -439,16 +439,16 @@ fn copies_of_lower_levels_read_as_the_maps() {
         build_raw_quiet(dir.path(), variant, 9);
         let tables = Tablebase::open(dir.path(), variant).expect("open");
         // Level 9's captures reach levels 0..7, all of them copied.
-        let all = Resident::copying(tables.levels(), 9, u64::MAX, 0);
+        let all = Resident::copying(tables.levels(), 9, u64::MAX, 0).expect("copies");
         let expected: u64 = (0..=7)
             .map(|l| tables.table(l).expect("built").payload().len() as u64)
             .sum();
         assert_eq!(all.copied_bytes(), expected, "{variant}");
         // A budget that fits level 7 alone copies only that one.
         let one = tables.table(7).expect("built").payload().len() as u64;
-        let nearest = Resident::copying(tables.levels(), 9, one, 0);
+        let nearest = Resident::copying(tables.levels(), 9, one, 0).expect("copies");
         assert_eq!(nearest.copied_bytes(), one, "{variant}");
-        let none = Resident::copying(tables.levels(), 9, 0, 0);
+        let none = Resident::copying(tables.levels(), 9, 0, 0).expect("copies");
         assert_eq!(none.copied_bytes(), 0, "{variant}");
         for level in 0..=8 {
             for r in 0..level_size(level) {
@@ -458,6 +458,47 @@ fn copies_of_lower_levels_read_as_the_maps() {
                     assert_eq!(resident.value_at(level, r), mapped, "{variant} {level} {r}");
                 }
             }
+        }
+    }
+}
+
+/// A compact level is copied a byte a board, and reads as its file does.
+#[test]
+fn compact_levels_are_copied_a_byte_a_board() {
+    use oware::tb::resident::Resident;
+    use oware::tb::{Recheck, TableFormat, build_levels_as};
+    let dir = tempfile::tempdir().expect("temp dir");
+    let compact = TableFormat::Compact {
+        neighbours_from: 49,
+    };
+    build_levels_as(
+        &Variant::Abapa,
+        dir.path(),
+        9,
+        false,
+        compact,
+        Recheck::All,
+        |_| {},
+    )
+    .expect("build");
+    let tables = Tablebase::open(dir.path(), Variant::Abapa).expect("open");
+    assert!(tables.table(7).expect("built").is_compact());
+    let all = Resident::copying(tables.levels(), 9, u64::MAX, 0).expect("copies");
+    let boards: u64 = (0..=7).map(level_size).sum();
+    // A byte a board, and a few more for boards of the rarest entries.
+    assert!(
+        all.copied_bytes() >= boards && all.copied_bytes() < boards + boards / 8,
+        "{} bytes for {boards} boards",
+        all.copied_bytes()
+    );
+    for level in 0..=8 {
+        for r in 0..level_size(level) {
+            all.prefetch(level, r);
+            assert_eq!(
+                all.value_at(level, r),
+                tables.value_at(level, r),
+                "{level} {r}"
+            );
         }
     }
 }

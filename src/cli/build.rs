@@ -20,17 +20,15 @@ use super::tables::{TableChoice, TableRulesArgs};
 /// Arguments of `oware build`.
 #[derive(Args)]
 #[command(after_help = "\
-Which --max-seeds (Abapa, 2 threads; measured on 2 cores, 24 GB, with lower levels
-in format version 4 and every board re-checked; builds above level 24 now read
-version-5 levels, each look-up about 3 times slower; every level is now
-re-checked in part, a sixteenth of it (level 25 alone: 16 % less time); the larger
-builds were not re-measured):
+Which --max-seeds (Abapa, 2 threads, measured on 2 cores, 24 GB; up to 30 with
+this build's defaults but for the changes of the manual's Results after it; 31 and
+32 with lower levels in format version 4 and every board re-checked):
   16  seconds
   20  about a minute
-  24  about 6 minutes, 2.3 GB raw, about 0.6 GB compact (the search's default --tb-limit)
-  30  about 80 minutes, 4.8 GB compact (19 GB raw), 16.2 GB of memory with --memory 16GB
+  24  about 6 minutes, 2.3 GB raw, 0.57 GB compact (the search's default --tb-limit)
+  30  about 1 h 30 min, 4.8 GB compact (19 GB raw), 16.0 GB of memory with --memory 16GB
   31  about 55 minutes more, 1.9 GB more compact, 19.9 GB of memory with --memory 22GB
-  32  about 2 hours more, 2.5 GB more compact, 19.8 GB of memory with --memory 22GB
+  32  about 1 h 50 min more, 2.5 GB more compact, 19.8 GB of memory with --memory 22GB
 
 Before it starts, the build prints an estimate of the boards, disk, peak
 memory and time of the levels still to build, and refuses (unless --force)
@@ -38,7 +36,8 @@ when the disk or the memory cannot hold them. Ctrl-C stops it within a
 second or two, with nothing half-written: run the same command to resume.")]
 pub struct BuildArgs {
     /// Build levels 0..=N (seeds on the board): 16 takes seconds, 20 about
-    /// a minute, 24 about 6 minutes, 30 about 80 minutes and 16 GB of memory.
+    /// a minute, 24 about 6 minutes, 30 about 1 h 30 min and 16 GB of
+    /// memory (with --memory 16GB).
     #[arg(long, value_name = "N")]
     max_seeds: usize,
     #[command(flatten)]

@@ -349,7 +349,7 @@ impl TableGame for MancalaRules {
         };
         // A move stores one seed or more: every lower level may be reached.
         let resident = Resident::reaching_raw(lower, n, 0..n, copy_budget(working_memory(n)))
-            .map_err(|error| BuildError::Memory { level: n, error })?;
+            .map_err(|error| BuildError::copying(n, error))?;
         phases.copy = split();
         let values = solve_level(n, self.empty_capture, &resident, bar)
             .map_err(|error| BuildError::Memory { level: n, error })?;

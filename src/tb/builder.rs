@@ -131,6 +131,18 @@ pub enum BuildError {
     },
 }
 
+impl BuildError {
+    /// The error of copying level `level`'s lower levels into memory: a
+    /// copy that could not be mapped is [`BuildError::Memory`], a level
+    /// that does not decode to its entries [`BuildError::Table`].
+    pub fn copying(level: usize, error: TableError) -> BuildError {
+        match error {
+            TableError::Io { error, .. } => BuildError::Memory { level, error },
+            error => BuildError::Table(error),
+        }
+    }
+}
+
 /// Set to stop a build (by `oware build`'s handler of SIGINT and
 /// SIGTERM, which only stores `true` here): the solvers skip the chunks of work not yet
 /// started, and the build returns [`BuildError::Interrupted`] before it

@@ -83,9 +83,19 @@ pub const NEIGHBOUR_LOOKUP_FACTOR: f64 = 3.1;
 
 /// Seconds of one thread a board of a level coded by neighbours takes to
 /// write beyond one of version 4 (its second and third passes, and the
-/// slower decoding of the check): fitted to builds of levels 24..26 on top
-/// of levels 0..23, 2026-12-07 (see the manual's Results).
-pub const NEIGHBOUR_WRITE_SECONDS: f64 = 6.0e-8;
+/// slower decoding of the check): first fitted to builds of levels 24..26
+/// on top of levels 0..23 (60 ns), then to the default build of levels
+/// 0..30 of 2026-12-07: 100 to 150 ns more at levels 24..30 than the
+/// version-3 build of 2026-12-04 wrote, 155 ns in two builds of level 25
+/// alone (the manual's Results).
+pub const NEIGHBOUR_WRITE_SECONDS: f64 = 1.3e-7;
+
+/// Seconds of one thread a board of a lower level in format version 5
+/// takes to copy into memory beyond one of version 4 (its slower decoding):
+/// fitted to the default build of levels 0..30 of 2026-12-07, whose copy
+/// phases took 33 to 66 ns a board of the version-5 levels copied more than
+/// those of the version-3 build of 2026-12-04 (the manual's Results).
+pub const NEIGHBOUR_COPY_SECONDS: f64 = 5.0e-8;
 
 /// The share of a large Oware level's build the whole re-check took (23.5
 /// to 29.2 % at levels 24..30 of the raw build of 2026-12-01, 22 to 29 % in
@@ -110,10 +120,11 @@ pub struct Costs {
     pub disk_bytes_per_board: f64,
     /// Bytes of working state a board of the level being built.
     pub record_bytes_per_board: f64,
-    /// Bytes a board of the lower levels a level reads: their raw entries,
-    /// whatever the format (compact levels are decoded into copies from
-    /// memory to spare; measured: 2.5 GB peak RSS for a compact build of
-    /// levels 0..24, 2.8 GB estimated this way).
+    /// Bytes a board of the lower levels a level reads in memory: their raw
+    /// entries, but one byte for Oware's compact levels, which are decoded
+    /// into copies a byte a board from memory to spare (before they were,
+    /// at their raw entries' two bytes: 2.5 GB peak RSS measured for a
+    /// compact build of levels 0..24, 2.8 GB estimated).
     pub read_bytes_per_board: f64,
     /// Worker threads; the rate scales from [`MEASURED_THREADS`] in
     /// proportion (one thread measured ×0.52 of two).
@@ -160,7 +171,8 @@ impl Costs {
                 // Mancala's solver holds one byte a board.
                 1.0
             },
-            read_bytes_per_board: width,
+            // Oware's compact levels are copied a byte a board.
+            read_bytes_per_board: if oware && !raw { 1.0 } else { width },
             threads: threads.max(1),
             compact_lookups: oware && !raw,
             neighbours_from: super::compact::NEIGHBOURS_FROM,
@@ -280,8 +292,9 @@ impl Costs {
     }
 
     /// Seconds of [`Costs::seconds`] plus the coding by neighbours of level
-    /// `level` and its look-ups into the compact files of lower levels it
-    /// cannot copy, and the bytes
+    /// `level`, the decoding of the version-5 levels it copies, and its
+    /// look-ups into the compact files of lower levels it cannot copy, and
+    /// the bytes
     /// it holds at its peak: its state, its copies and the compact files
     /// within reach it reads (`None` where the memory is unknown).
     fn level(&self, level: usize, sizes: &[u64]) -> (f64, Option<f64>) {
@@ -292,9 +305,13 @@ impl Costs {
         };
         let mut lookups = 0.0;
         let mut held = super::build::working_memory(level) as f64;
+        let mut copying = 0.0;
         for lower in capture_reach(level) {
             if copied.contains(&lower) {
                 held += sizes[lower] as f64 * self.read_bytes_per_board;
+                if self.by_neighbours(lower, sizes[lower]) {
+                    copying += sizes[lower] as f64 * NEIGHBOUR_COPY_SECONDS;
+                }
             } else {
                 let dearer = if self.by_neighbours(lower, sizes[lower]) {
                     NEIGHBOUR_LOOKUP_FACTOR
@@ -308,7 +325,7 @@ impl Costs {
         // Half the look-ups are the re-check's.
         let passes = (1.0 + self.recheck.share()) / 2.0;
         let extra = boards as f64 * lookups * passes * COMPACT_LOOKUP_SECONDS / self.threads as f64;
-        (base + extra, Some(held))
+        (base + extra + copying / self.threads as f64, Some(held))
     }
 }
 
@@ -458,7 +475,6 @@ mod tests {
             c.disk_bytes
         );
         assert_eq!(c.seconds, e.seconds);
-        assert_eq!(c.peak_memory, e.peak_memory);
         // Level 24 in version 5 (the default) takes its coding's time more.
         let v5 = estimate(&s, &[], &Costs::new(rules, false, 2));
         let coding = 382_628_610.0 * NEIGHBOUR_WRITE_SECONDS / 2.0;
@@ -467,10 +483,12 @@ mod tests {
             "{}",
             v5.seconds
         );
-        // Level 24's records and the raw levels 0..23 it reads.
+        // Level 24's records and the raw levels 0..23 it reads; compact,
+        // their copies a byte a board.
         let working = (382_628_610.0f64 * 3.125).ceil() as u64;
         assert_eq!(e.working_memory, working);
         assert_eq!(e.peak_memory, working + 2 * 782_555_865);
+        assert_eq!(c.peak_memory, working + 782_555_865);
         // Levels 0..20: 53 s; 0..30: 65 min 33 s, 19 GB, under 24 GB.
         let e = estimate(&sizes(rules, 20), &[], &raw);
         assert!((e.seconds - 53.0).abs() < 2.0, "{}", e.seconds);
@@ -547,15 +565,23 @@ mod tests {
         assert_eq!(free.copies(30, &s), Some((12..=28).rev().collect()));
         let whole = estimate(&s[..=30], &[], &free);
         assert!((whole.seconds - 3933.0).abs() < 60.0, "{}", whole.seconds);
-        // Under 16 GB it copies less and reads the rest compact: slower,
-        // with more than its own state and the copies' files in memory,
-        // and within the limit. Measured: 1,837 s for level 30 (the build
-        // of 2026-12-04, which copied levels 27 and 28).
-        let tight = on(HERE, Some(16_000_000_000));
+        // Under 16 GB, a byte a board, it still copies them all, where
+        // copies of the raw entries (as the builds before 2026-12-07 made
+        // them) left some to be read compact: slower, with more than its
+        // own state and the copies' files in memory, and within the limit.
+        // Measured: 1,837 s for level 30 (the build of 2026-12-04, which
+        // copied levels 27 and 28).
+        let narrow = on(HERE, Some(16_000_000_000));
+        assert_eq!(narrow.copies(30, &s), free.copies(30, &s));
+        let tight = Costs {
+            read_bytes_per_board: 2.0,
+            ..narrow
+        };
         let copied = tight.copies(30, &s).unwrap();
         assert!(copied.contains(&28) && !copied.contains(&24), "{copied:?}");
         let limited = estimate(&s[..=30], &[], &tight);
         assert!(limited.seconds > whole.seconds);
+        assert!(estimate(&s[..=30], &[], &narrow).seconds < limited.seconds);
         let state = (s[30] as f64 * RECORD_BYTES_PER_BOARD) as u64;
         assert!(
             limited.peak_memory > state + 4_000_000_000 && limited.peak_memory <= 16_000_000_000,
@@ -592,18 +618,23 @@ mod tests {
             Some(big.seconds(32, s[32]))
         );
         // With every level in reach copied, a level written in version 5
-        // costs its coding's extra time alone; a level under a million
-        // boards (written in version 4 whatever the flag) costs nothing more.
+        // costs its coding's extra time and the decoding of its copies of
+        // version-5 levels (14..30 here, all of a million boards or more);
+        // a level under a million boards (written in version 4 whatever the
+        // flag) costs nothing more.
         let big5 = big.with_neighbours_from(10);
         let v5 = estimate(&s, &[], &big5).seconds_of(32).unwrap();
-        let extra = s[32] as f64 * NEIGHBOUR_WRITE_SECONDS / 2.0;
+        let copied: u64 = s[14..=30].iter().sum();
+        let extra =
+            (s[32] as f64 * NEIGHBOUR_WRITE_SECONDS + copied as f64 * NEIGHBOUR_COPY_SECONDS) / 2.0;
         assert!((v5 - big.seconds(32, s[32]) - extra).abs() < 1e-6, "{v5}");
         assert_eq!(big5.coding_by_neighbours(10, s[10]), 0.0);
         assert!(big5.coding_by_neighbours(16, s[16]) > 0.0);
         // One thread: twice the time of two, copies and all.
-        let one = Costs::new(rules, false, 1)
-            .with_memory(Some(HERE), Some(16_000_000_000))
-            .with_neighbours_from(49);
+        let one = Costs {
+            threads: 1,
+            ..tight
+        };
         let single = estimate(&s[..=30], &[], &one).seconds;
         assert!((single / limited.seconds - 2.0).abs() < 1e-9, "{single}");
     }
@@ -619,9 +650,9 @@ mod tests {
         let sampled = estimate(&s[..=30], &[], &on(Recheck::Sample, None)).seconds;
         let kept = 1.0 - CHECK_SHARE * (1.0 - Recheck::Sample.share());
         assert!((sampled / whole - kept).abs() < 1e-9, "{sampled} {whole}");
-        // Under 16 GB the look-ups into compact files lose their re-check
+        // Under 12 GB the look-ups into compact files lose their re-check
         // half too: more off than the rate alone.
-        let limit = Some(16_000_000_000);
+        let limit = Some(12_000_000_000);
         let whole = estimate(&s[..=30], &[], &on(Recheck::All, limit)).seconds;
         let sampled = estimate(&s[..=30], &[], &on(Recheck::Sample, limit)).seconds;
         assert!(sampled < kept * whole, "{sampled} {whole}");
@@ -653,16 +684,20 @@ mod tests {
         let mancala = TableRules::Mancala {
             empty_capture: false,
         };
-        for (rules, costs) in [
+        // (rules, costs, bytes a board of a lower level read: raw Abapa's
+        // pairs, Mancala's byte, compact Abapa's copies a byte a board)
+        for (rules, costs, read) in [
             (
                 abapa,
                 Costs::new(abapa, true, 2).with_memory(Some(HERE), Some(16_000_000_000)),
+                2,
             ),
             (
                 mancala,
                 Costs::new(mancala, false, 2).with_memory(Some(HERE), None),
+                1,
             ),
-            (abapa, Costs::new(abapa, false, 2)),
+            (abapa, Costs::new(abapa, false, 2), 1),
         ] {
             let s = sizes(rules, 30);
             assert_eq!(costs.copies(30, &s), None);
@@ -674,9 +709,8 @@ mod tests {
             let coded = (0..=30).any(|l| costs.coding_by_neighbours(l, s[l]) > 0.0);
             assert_eq!(coded, rules == abapa && costs.compact_lookups);
             assert_eq!(e.seconds, at_rates);
-            // Every lower level counted raw.
-            let below: u64 =
-                s[..30].iter().sum::<u64>() * rules.encoding().bytes_per_board() as u64;
+            // Every lower level counted as it is read.
+            let below = s[..30].iter().sum::<u64>() * read;
             let state = (s[30] as f64 * costs.record_bytes_per_board).ceil() as u64;
             assert_eq!(e.peak_memory, state + below);
         }

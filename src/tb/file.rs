@@ -749,6 +749,37 @@ impl TableFile {
         Ok(out)
     }
 
+    /// [`TableFile::decode_all`], checked against the header's checksum of
+    /// the raw entries: a compact file whose blocks are intact but decode
+    /// to other entries than the level was built with (a fault of the
+    /// encoder) is refused. A copy that cannot be mapped is
+    /// [`TableError::Io`].
+    pub fn decode_all_checked(&self) -> Result<super::scratch::Scratch, TableError> {
+        let copy = self.decode_all().map_err(|error| TableError::Io {
+            path: self.path.clone(),
+            error,
+        })?;
+        self.compare_checksum(checksum(&copy))?;
+        Ok(copy)
+    }
+
+    /// A compact level's entries decoded into memory a byte a board (see
+    /// [`NarrowLevel`]), checked against the header's checksum of the raw
+    /// entries as [`TableFile::decode_all_checked`] checks its copy; `None`
+    /// for a raw level. A copy that cannot be mapped is [`TableError::Io`].
+    pub fn decode_narrow_checked(&self) -> Result<Option<NarrowLevel>, TableError> {
+        let Some(c) = &self.compact else {
+            return Ok(None);
+        };
+        let narrow = NarrowLevel::decode(c, self.payload()).map_err(|error| TableError::Io {
+            path: self.path.clone(),
+            error,
+        })?;
+        let width = self.header.encoding.bytes_per_board();
+        self.compare_checksum(narrow.checksum(width))?;
+        Ok(Some(narrow))
+    }
+
     /// Folds the level's raw entries chunk by chunk, in parallel: `fold`
     /// takes an accumulator and a run of the raw payload's bytes (whole
     /// entries), `reduce` joins two accumulators. A raw table's runs are

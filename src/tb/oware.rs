@@ -44,7 +44,7 @@ impl TableGame for Variant {
             lap = Instant::now();
             seconds
         };
-        let resident = Resident::new(lower, level, copy_budget(working_memory(level)));
+        let resident = Resident::new(lower, level, copy_budget(working_memory(level)))?;
         phases.copy = split();
         let solved = solve_level(level, variant, &resident, bar)
             .map_err(|error| BuildError::Memory { level, error })?;

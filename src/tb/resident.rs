@@ -9,14 +9,19 @@
 //! took 23 s instead of 43 s). The copies are taken
 //! only within the memory the machine has to spare, nearest levels first,
 //! and dropped when the level is written; everything else is read from the
-//! maps as before.
+//! maps as before. A compact level is copied a byte a board
+//! ([`NarrowLevel`]) where its entries allow, in half the memory of its raw
+//! entries, so that a memory limit leaves fewer levels to be read through
+//! their compact files.
 
 use std::ops::Range;
 use std::sync::atomic::{AtomicU64, Ordering};
 
 use super::build::LowerLevels;
-use super::file::Encoding;
+use super::compact::narrow::NarrowLevel;
+use super::file::{Encoding, TableError};
 use super::levels::Levels;
+use super::prefetch::prefetch;
 use super::scratch::Scratch;
 use super::tables::{decode, prefetch_entry};
 use super::value::Value;
@@ -36,17 +41,37 @@ pub fn capture_reach(level: usize) -> Range<usize> {
     level.saturating_sub(MAX_CAPTURE)..level.saturating_sub(1)
 }
 
+/// A lower level held in memory.
+enum Held {
+    /// Its raw entries.
+    Raw(Encoding, Scratch),
+    /// A compact level's entries, a byte a board.
+    Narrow(Encoding, Box<NarrowLevel>),
+}
+
+impl Held {
+    /// Bytes it takes.
+    fn bytes(&self) -> u64 {
+        match self {
+            Held::Raw(_, copy) => copy.len() as u64,
+            Held::Narrow(_, narrow) => narrow.memory(),
+        }
+    }
+}
+
 /// The lower levels of a build, some of them copied into huge-page memory.
 pub struct Resident<'a> {
     tables: &'a Levels,
-    copies: Vec<Option<(Encoding, Scratch)>>,
+    copies: Vec<Option<Held>>,
 }
 
 impl<'a> Resident<'a> {
     /// The levels below Oware's `level` that `tables` holds, copying the
     /// ones a capture reaches, nearest first, while their payloads fit in
-    /// `budget` bytes.
-    pub fn new(tables: &'a Levels, level: usize, budget: u64) -> Resident<'a> {
+    /// `budget` bytes. A copy that does not decode to the entries the
+    /// level was built with is an error
+    /// ([`TableFile::decode_all_checked`](super::file::TableFile::decode_all_checked)).
+    pub fn new(tables: &'a Levels, level: usize, budget: u64) -> Result<Resident<'a>, TableError> {
         Resident::copying(tables, level, budget, MIN_COPY_BYTES)
     }
 
@@ -56,21 +81,24 @@ impl<'a> Resident<'a> {
         level: usize,
         budget: u64,
         min_bytes: usize,
-    ) -> Resident<'a> {
-        Resident::reaching(tables, level, capture_reach(level), budget, min_bytes)
+    ) -> Result<Resident<'a>, TableError> {
+        Resident::reaching(tables, level, capture_reach(level), budget, min_bytes, true)
     }
 
     /// The levels below `level` that `tables` holds, copying those of
     /// `reach` of at least `min_bytes` (the highest first) while their
-    /// payloads fit in `budget` bytes.
+    /// copies fit in `budget` bytes: a byte a board for a compact level
+    /// when `narrow` allows (a few bytes more for boards of its rarest
+    /// entries, beyond the 255 a byte names), else its raw entries.
     pub fn reaching(
         tables: &'a Levels,
         level: usize,
         reach: Range<usize>,
         budget: u64,
         min_bytes: usize,
-    ) -> Resident<'a> {
-        let mut copies: Vec<Option<(Encoding, Scratch)>> = (0..level).map(|_| None).collect();
+        narrow: bool,
+    ) -> Result<Resident<'a>, TableError> {
+        let mut copies: Vec<Option<Held>> = (0..level).map(|_| None).collect();
         let limited = memory_limit().is_some();
         // Under a limit, pages of the lower levels touched before (by the
         // level below, which read them too) are let go: they would count in
@@ -104,8 +132,11 @@ impl<'a> Resident<'a> {
             let Some(table) = tables.table(lower) else {
                 continue;
             };
-            let raw_bytes =
-                table.header().boards as usize * table.header().encoding.bytes_per_board();
+            let boards = table.header().boards as usize;
+            let encoding = table.header().encoding;
+            let raw_bytes = boards * encoding.bytes_per_board();
+            let a_byte = narrow && table.is_compact();
+            let copy_bytes = if a_byte { boards } else { raw_bytes };
             // A copied compact level's pages are let go: under a limit only
             // the difference counts.
             let mapped = if limited && table.is_compact() {
@@ -113,7 +144,7 @@ impl<'a> Resident<'a> {
             } else {
                 0
             };
-            let cost = (raw_bytes as u64).saturating_sub(mapped);
+            let cost = (copy_bytes as u64).saturating_sub(mapped);
             // A compact level is worth decoding whatever its size: a probe
             // of the copy costs a load, of the compact file a block's decode.
             let small = raw_bytes < min_bytes && !table.is_compact();
@@ -121,15 +152,29 @@ impl<'a> Resident<'a> {
                 continue;
             }
             // Without the memory the level is read from its file: slower,
-            // not wrong.
-            let Ok(copy) = table.decode_all() else {
-                continue;
+            // not wrong. A copy is checked against the checksum of the
+            // entries the level was built with, which also covers the
+            // chunks of a compact file the build's sampled check did not
+            // decode.
+            let copy = if a_byte {
+                table
+                    .decode_narrow_checked()
+                    .map(|n| n.map(|n| Held::Narrow(encoding, Box::new(n))))
+            } else {
+                table
+                    .decode_all_checked()
+                    .map(|c| Some(Held::Raw(encoding, c)))
+            };
+            let copy = match copy {
+                Ok(Some(copy)) => copy,
+                Ok(None) | Err(TableError::Io { .. }) => continue,
+                Err(error) => return Err(error),
             };
             table.release_pages();
             left -= cost;
-            copies[lower] = Some((table.header().encoding, copy));
+            copies[lower] = Some(copy);
         }
-        Resident { tables, copies }
+        Ok(Resident { tables, copies })
     }
 
     /// [`Resident::reaching`] with every level of `reach` held raw: the
@@ -141,38 +186,41 @@ impl<'a> Resident<'a> {
         level: usize,
         reach: Range<usize>,
         budget: u64,
-    ) -> std::io::Result<Resident<'a>> {
-        let mut resident = Resident::reaching(tables, level, reach.clone(), budget, 0);
+    ) -> Result<Resident<'a>, TableError> {
+        let mut resident = Resident::reaching(tables, level, reach.clone(), budget, 0, false)?;
         for lower in reach {
             if let Some(table) = tables.table(lower)
                 && table.is_compact()
                 && resident.copies[lower].is_none()
             {
-                resident.copies[lower] = Some((table.header().encoding, table.decode_all()?));
+                resident.copies[lower] = Some(Held::Raw(
+                    table.header().encoding,
+                    table.decode_all_checked()?,
+                ));
                 table.release_pages();
             }
         }
         Ok(resident)
     }
 
-    /// The raw payload of `level` (below the level being built): the copy,
-    /// or the map of a raw file. A compact level without a copy has none
-    /// (never after [`Resident::reaching_raw`]): an empty slice.
+    /// The raw payload of `level` (below the level being built): the raw
+    /// copy, or the map of a raw file. A compact level without a raw copy
+    /// has none (never after [`Resident::reaching_raw`]): an empty slice.
     #[inline]
     pub fn payload(&self, level: usize) -> &[u8] {
         match &self.copies[level] {
-            Some((_, copy)) => copy,
+            Some(Held::Raw(_, copy)) => copy,
+            Some(Held::Narrow(..)) => {
+                debug_assert!(false, "a raw payload asked of a copy a byte a board");
+                &[]
+            }
             None => self.tables.loaded(level).raw_payload().unwrap_or(&[]),
         }
     }
 
     /// Bytes held in copies.
     pub fn copied_bytes(&self) -> u64 {
-        self.copies
-            .iter()
-            .flatten()
-            .map(|(_, c)| c.len() as u64)
-            .sum()
+        self.copies.iter().flatten().map(Held::bytes).sum()
     }
 }
 
@@ -180,7 +228,8 @@ impl LowerLevels for Resident<'_> {
     #[inline]
     fn value_at(&self, level: usize, r: u64) -> Value {
         match &self.copies[level] {
-            Some((encoding, copy)) => decode(*encoding, copy, r),
+            Some(Held::Raw(encoding, copy)) => decode(*encoding, copy, r),
+            Some(Held::Narrow(encoding, narrow)) => encoding.value(narrow.entry(r)),
             None => self.tables.value_at(level, r),
         }
     }
@@ -188,7 +237,12 @@ impl LowerLevels for Resident<'_> {
     #[inline]
     fn prefetch(&self, level: usize, r: u64) {
         match &self.copies[level] {
-            Some((encoding, copy)) => prefetch_entry(*encoding, copy, r),
+            Some(Held::Raw(encoding, copy)) => prefetch_entry(*encoding, copy, r),
+            Some(Held::Narrow(_, narrow)) => {
+                if let Some(byte) = narrow.byte(r) {
+                    prefetch(byte);
+                }
+            }
             None => LowerLevels::prefetch(self.tables, level, r),
         }
     }

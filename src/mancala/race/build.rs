@@ -304,7 +304,7 @@ impl TableGame for RaceRules {
             seconds
         };
         let resident = Resident::reaching_raw(lower, n, 0..n, copy_budget(working_memory(n)))
-            .map_err(|error| BuildError::Memory { level: n, error })?;
+            .map_err(|error| BuildError::copying(n, error))?;
         phases.copy = split();
         let values = solve_level(*self, n, &resident, bar)?;
         phases.moves = split();

@@ -69,7 +69,8 @@ impl fmt::Display for Outcome {
 /// A board's entry in a race table: with `a` seeds still needed by the
 /// mover (and so `b = k − a` by the opponent, `k` fixed by the level and
 /// the start), the mover wins iff `a ≤ win` and draws or better iff
-/// `a ≤ draw`. Zero means never (`a` is at least 1).
+/// `a ≤ draw`. Zero means never (`a` is at least 1), and so does a `win`
+/// below the level's smallest need.
 ///
 /// The byte is `win | (draw − win) << 5`: `win` is at most 25 (a need
 /// above 25 would be a negative store) and the draw band at most 7 wide;
@@ -77,7 +78,8 @@ impl fmt::Display for Outcome {
 /// rather than store a wrong byte ([`RaceEntry::of_exact_profile`]).
 #[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
 pub struct RaceEntry {
-    /// The largest need with which the mover wins (0: none).
+    /// The largest need with which the mover wins (0, or one below the
+    /// level's smallest need: none).
     pub win: u8,
     /// The largest need with which the mover draws or wins (0: none).
     pub draw: u8,
@@ -115,6 +117,7 @@ impl RaceEntry {
     ) -> (RaceEntry, bool) {
         let mut entry = RaceEntry::default();
         let (mut monotone, mut before) = (true, Outcome::Win);
+        let low = *needs.start();
         for a in needs {
             let now = outcome(a);
             monotone &= now <= before;
@@ -127,6 +130,13 @@ impl RaceEntry {
                 Outcome::Draw => entry.draw = a,
                 Outcome::Loss => {}
             }
+        }
+        // Without a win, any `win` below the smallest need reads the same
+        // on the level's needs. Zero, the usual one, would make the band
+        // span every need below the draws, so where that is too wide the
+        // band starts just below the smallest need instead.
+        if entry.win == 0 && entry.draw > Self::MAX_BAND && low > 1 {
+            entry.win = low - 1;
         }
         (entry, monotone)
     }
@@ -220,6 +230,37 @@ mod tests {
                 got,
                 exact.map(|(win, draw)| RaceEntry { win, draw }),
                 "{outcomes:?}"
+            );
+            if let Some(e) = got {
+                assert_eq!(RaceEntry::unpack(e.pack()), e);
+                assert!(needs.clone().all(|a| e.outcome(a) == at(a)), "{outcomes:?}");
+            }
+        }
+    }
+
+    #[test]
+    fn draws_without_a_win_fit_above_a_high_smallest_need() {
+        use Outcome::{Draw, Loss, Win};
+        // (smallest need, outcomes from it on, exact entry or none)
+        type Case = (u8, &'static [Outcome], Option<(u8, u8)>);
+        let cases: [Case; 6] = [
+            // A band from zero would be 10 wide; from 8 it is 2.
+            (9, &[Draw, Draw, Loss], Some((8, 10))),
+            (9, &[Loss, Loss], Some((0, 0))),
+            // Draws within 7 of zero keep the usual zero.
+            (3, &[Draw, Draw, Loss], Some((0, 4))),
+            (12, &[Draw; 7], Some((11, 18))),
+            (12, &[Draw; 8], None),
+            (9, &[Win, Draw, Loss], Some((9, 10))),
+        ];
+        for (low, outcomes, exact) in cases {
+            let needs = low..=low + outcomes.len() as u8 - 1;
+            let at = |a: u8| outcomes[usize::from(a - low)];
+            let got = RaceEntry::of_exact_profile(needs.clone(), at);
+            assert_eq!(
+                got,
+                exact.map(|(win, draw)| RaceEntry { win, draw }),
+                "{low} {outcomes:?}"
             );
             if let Some(e) = got {
                 assert_eq!(RaceEntry::unpack(e.pack()), e);

@@ -204,7 +204,8 @@ fn build_ranks(
         // The ranks of one node share its memory.
         let budget = copy_budget(working_memory(level) * (hi - lo) / level_size(level).max(1))
             / comm.size as u64;
-        let resident = Resident::new(tables.levels(), level, budget);
+        let resident = Resident::new(tables.levels(), level, budget)
+            .unwrap_or_else(|e| comm.fail(&BuildError::from(e)));
         phases.copy = split_time();
         let mut records = Scratch::zeroed(RECORD * (hi - lo) as usize)
             .unwrap_or_else(|e| comm.fail(&BuildError::Memory { level, error: e }));
