@@ -802,16 +802,7 @@ impl TableFile {
                 .reduce(&init, reduce);
         }
         if let Some(narrow) = self.decoded.get() {
-            const RUN: u64 = 1 << 16;
-            return (0..narrow.boards().div_ceil(RUN))
-                .into_par_iter()
-                .fold(&init, |acc, i| {
-                    let mut run = Vec::with_capacity(RUN as usize * width);
-                    let len = RUN.min(narrow.boards() - i * RUN) as usize;
-                    narrow.raw_run(i * RUN, len, width, &mut run);
-                    fold(acc, &run)
-                })
-                .reduce(&init, reduce);
+            return narrow.fold_raw_runs(width, init, fold, reduce);
         }
         let Some(c) = &self.compact else {
             return init();

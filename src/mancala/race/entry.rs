@@ -202,6 +202,23 @@ mod tests {
         assert_eq!(e.outcome(5), Outcome::Loss);
     }
 
+    /// `outcomes` for the needs from `low` on give the entry `exact` (as
+    /// (win, draw)), or none; an entry given packs, unpacks and reads them.
+    fn assert_exact_profile(low: u8, outcomes: &[Outcome], exact: Option<(u8, u8)>) {
+        let needs = low..=low + outcomes.len() as u8 - 1;
+        let at = |a: u8| outcomes[usize::from(a - low)];
+        let got = RaceEntry::of_exact_profile(needs.clone(), at);
+        assert_eq!(
+            got,
+            exact.map(|(win, draw)| RaceEntry { win, draw }),
+            "{low} {outcomes:?}"
+        );
+        if let Some(e) = got {
+            assert_eq!(RaceEntry::unpack(e.pack()), e);
+            assert!(needs.clone().all(|a| e.outcome(a) == at(a)), "{outcomes:?}");
+        }
+    }
+
     #[test]
     fn only_profiles_a_byte_holds_are_exact() {
         use Outcome::{Draw, Loss, Win};
@@ -223,18 +240,7 @@ mod tests {
             (&[Draw, Win], None),
         ];
         for (outcomes, exact) in cases {
-            let needs = 1..=outcomes.len() as u8;
-            let at = |a: u8| outcomes[usize::from(a) - 1];
-            let got = RaceEntry::of_exact_profile(needs.clone(), at);
-            assert_eq!(
-                got,
-                exact.map(|(win, draw)| RaceEntry { win, draw }),
-                "{outcomes:?}"
-            );
-            if let Some(e) = got {
-                assert_eq!(RaceEntry::unpack(e.pack()), e);
-                assert!(needs.clone().all(|a| e.outcome(a) == at(a)), "{outcomes:?}");
-            }
+            assert_exact_profile(1, outcomes, exact);
         }
     }
 
@@ -254,18 +260,7 @@ mod tests {
             (9, &[Win, Draw, Loss], Some((9, 10))),
         ];
         for (low, outcomes, exact) in cases {
-            let needs = low..=low + outcomes.len() as u8 - 1;
-            let at = |a: u8| outcomes[usize::from(a - low)];
-            let got = RaceEntry::of_exact_profile(needs.clone(), at);
-            assert_eq!(
-                got,
-                exact.map(|(win, draw)| RaceEntry { win, draw }),
-                "{low} {outcomes:?}"
-            );
-            if let Some(e) = got {
-                assert_eq!(RaceEntry::unpack(e.pack()), e);
-                assert!(needs.clone().all(|a| e.outcome(a) == at(a)), "{outcomes:?}");
-            }
+            assert_exact_profile(low, outcomes, exact);
         }
     }
 }

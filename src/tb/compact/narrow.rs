@@ -137,26 +137,47 @@ impl NarrowLevel {
         }
     }
 
-    /// The CRC-32 of the raw payload these entries make (`width` bytes an
-    /// entry), as [`checksum`](crate::tb::file::checksum) gives it of that
-    /// payload: runs in parallel, combined in rank order.
-    pub fn checksum(&self, width: usize) -> u32 {
+    /// Folds the raw payload these entries make (`width` bytes an entry)
+    /// in runs of 65,536 boards, in parallel: `fold` takes an accumulator
+    /// and a run, `reduce` joins two accumulators (rayon joins them in rank
+    /// order).
+    pub fn fold_raw_runs<T: Send>(
+        &self,
+        width: usize,
+        init: impl Fn() -> T + Sync + Send,
+        fold: impl Fn(T, &[u8]) -> T + Sync + Send,
+        reduce: impl Fn(T, T) -> T + Sync + Send,
+    ) -> T {
         const RUN: u64 = 1 << 16;
         let boards = self.boards();
         (0..boards.div_ceil(RUN))
             .into_par_iter()
-            .fold(crc32fast::Hasher::new, |mut h, i| {
+            .fold(&init, |acc, i| {
                 let mut run = Vec::with_capacity(RUN as usize * width);
                 let first = i * RUN;
                 self.raw_run(first, RUN.min(boards - first) as usize, width, &mut run);
-                h.update(&run);
-                h
+                fold(acc, &run)
             })
-            .reduce(crc32fast::Hasher::new, |mut a, b| {
+            .reduce(&init, reduce)
+    }
+
+    /// The CRC-32 of the raw payload these entries make (`width` bytes an
+    /// entry), as [`checksum`](crate::tb::file::checksum) gives it of that
+    /// payload.
+    pub fn checksum(&self, width: usize) -> u32 {
+        self.fold_raw_runs(
+            width,
+            crc32fast::Hasher::new,
+            |mut h, run| {
+                h.update(run);
+                h
+            },
+            |mut a, b| {
                 a.combine(&b);
                 a
-            })
-            .finalize()
+            },
+        )
+        .finalize()
     }
 
     /// Boards held.
