@@ -444,10 +444,15 @@ fn copies_of_lower_levels_read_as_the_maps() {
             .map(|l| tables.table(l).expect("built").payload().len() as u64)
             .sum();
         assert_eq!(all.copied_bytes(), expected, "{variant}");
-        // A budget that fits level 7 alone copies only that one.
+        // A budget that fits level 7 alone copies only that one. (The
+        // copies `all` kept are let go first, so that each plan decodes
+        // its own.)
+        let kept = tables.levels().kept_copies();
+        kept.keep_for(None);
         let one = tables.table(7).expect("built").payload().len() as u64;
         let nearest = Resident::copying(tables.levels(), 9, one, 0).expect("copies");
         assert_eq!(nearest.copied_bytes(), one, "{variant}");
+        kept.keep_for(None);
         let none = Resident::copying(tables.levels(), 9, 0, 0).expect("copies");
         assert_eq!(none.copied_bytes(), 0, "{variant}");
         for level in 0..=8 {
@@ -501,6 +506,83 @@ fn compact_levels_are_copied_a_byte_a_board() {
             );
         }
     }
+}
+
+/// The copies a level takes are kept for the next one: those in its reach
+/// are not decoded again, and read as the files do.
+#[test]
+fn copies_are_kept_for_the_next_level() {
+    use oware::tb::resident::Resident;
+    use oware::tb::{Recheck, TableFormat, build_levels_as};
+    let dir = tempfile::tempdir().expect("temp dir");
+    let compact = TableFormat::Compact {
+        neighbours_from: 49,
+    };
+    build_levels_as(
+        &Variant::Abapa,
+        dir.path(),
+        11,
+        false,
+        compact,
+        Recheck::All,
+        |_| {},
+    )
+    .expect("build");
+    let mut tables = Tablebase::open(dir.path(), Variant::Abapa).expect("open");
+    let levels = tables.levels();
+    let kept = levels.kept_copies();
+    let nine = Resident::copying(levels, 9, u64::MAX, 0).expect("copies");
+    assert_eq!(nine.copied_levels(), (0..=7).collect::<Vec<_>>());
+    assert!(nine.reused_levels().is_empty());
+    drop(nine);
+    assert_eq!(kept.levels(), (0..=7).collect::<Vec<_>>());
+    let ten = Resident::copying(levels, 10, u64::MAX, 0).expect("copies");
+    assert_eq!(ten.copied_levels(), (0..=8).collect::<Vec<_>>());
+    assert_eq!(ten.reused_levels(), &(0..=7).collect::<Vec<_>>()[..]);
+    for level in 0..=9 {
+        for r in 0..level_size(level) {
+            ten.prefetch(level, r);
+            assert_eq!(
+                ten.value_at(level, r),
+                tables.value_at(level, r),
+                "{level} {r}"
+            );
+        }
+    }
+    drop(ten);
+    // A level opened again lets go of its copy: it may be another file.
+    tables.load(7, false).expect("load");
+    let levels = tables.levels();
+    let kept = levels.kept_copies();
+    let before = kept.levels();
+    assert_eq!(before, [0, 1, 2, 3, 4, 5, 6, 8]);
+    // A plan with copies kept is the one made with none (here the budget
+    // holds level 9 and half of what is kept), and the kept copies it
+    // leaves out are let go.
+    let budget = level_size(9) + kept.bytes() / 2;
+    let eleven = Resident::copying(levels, 11, budget, 0).expect("copies");
+    let fresh_tables = Tablebase::open(dir.path(), Variant::Abapa).expect("open");
+    let fresh = Resident::copying(fresh_tables.levels(), 11, budget, 0).expect("copies");
+    assert!(fresh.reused_levels().is_empty());
+    assert_eq!(eleven.copied_levels(), fresh.copied_levels());
+    assert!(eleven.copied_levels().contains(&9));
+    assert!(
+        before.iter().any(|l| !eleven.copied_levels().contains(l)),
+        "{before:?} all kept in {:?}",
+        eleven.copied_levels()
+    );
+    let reused: Vec<usize> = before
+        .iter()
+        .copied()
+        .filter(|l| eleven.copied_levels().contains(l))
+        .collect();
+    assert_eq!(eleven.reused_levels(), &reused[..]);
+    assert_eq!(kept.levels(), eleven.copied_levels());
+    drop(eleven);
+    // After the last level, nothing is kept.
+    kept.keep_for(None);
+    assert_eq!(kept.bytes(), 0);
+    assert!(kept.levels().is_empty());
 }
 
 /// Kilobytes of `path`'s pages resident in this process, from

@@ -751,6 +751,13 @@ pub fn build_levels_as<G: TableGame>(
             return Err(interrupted_after(level));
         }
         let payload = solved?;
+        // The copies the next level reads too are kept through the write
+        // (they were held beside the level's records, which took more than
+        // its payload and the writing); the others are let go now, all of
+        // them after the last level.
+        levels
+            .kept_copies()
+            .keep_for((level < max_seeds).then_some(level + 1));
         let lap = Instant::now();
         let stats = LevelStats::of(level, rules, |r| decode(encoding, &payload, r));
         bar.set_message(format!("level {level}: write"));

@@ -291,17 +291,20 @@ impl Costs {
         Some(copied)
     }
 
-    /// Seconds of [`Costs::seconds`] plus the coding by neighbours of level
-    /// `level`, the decoding of the version-5 levels it copies, and its
-    /// look-ups into the compact files of lower levels it cannot copy, and
-    /// the bytes
-    /// it holds at its peak: its state, its copies and the compact files
-    /// within reach it reads (`None` where the memory is unknown).
-    fn level(&self, level: usize, sizes: &[u64]) -> (f64, Option<f64>) {
+    /// What building `level` takes: [`Costs::seconds`] plus the coding by
+    /// neighbours of the level, the decoding of the version-5 levels it
+    /// copies that the level built just before (`before`: its copies) did
+    /// not copy already, and its look-ups into the compact files of lower
+    /// levels it cannot copy.
+    fn level(&self, level: usize, sizes: &[u64], before: Option<&[usize]>) -> LevelPlan {
         let boards = sizes[level];
         let base = self.seconds(level, boards) + self.coding_by_neighbours(level, boards);
         let Some(copied) = self.copies(level, sizes) else {
-            return (base, None);
+            return LevelPlan {
+                seconds: base,
+                held: None,
+                copied: None,
+            };
         };
         let mut lookups = 0.0;
         let mut held = super::build::working_memory(level) as f64;
@@ -309,7 +312,8 @@ impl Costs {
         for lower in capture_reach(level) {
             if copied.contains(&lower) {
                 held += sizes[lower] as f64 * self.read_bytes_per_board;
-                if self.by_neighbours(lower, sizes[lower]) {
+                let kept = before.is_some_and(|b| b.contains(&lower));
+                if self.by_neighbours(lower, sizes[lower]) && !kept {
                     copying += sizes[lower] as f64 * NEIGHBOUR_COPY_SECONDS;
                 }
             } else {
@@ -325,8 +329,24 @@ impl Costs {
         // Half the look-ups are the re-check's.
         let passes = (1.0 + self.recheck.share()) / 2.0;
         let extra = boards as f64 * lookups * passes * COMPACT_LOOKUP_SECONDS / self.threads as f64;
-        (base + extra + copying / self.threads as f64, Some(held))
+        LevelPlan {
+            seconds: base + extra + copying / self.threads as f64,
+            held: Some(held),
+            copied: Some(copied),
+        }
     }
+}
+
+/// What [`Costs::level`] plans for one level.
+struct LevelPlan {
+    /// Seconds.
+    seconds: f64,
+    /// Bytes held at its peak: its state, its copies and the compact files
+    /// within reach it reads (`None` where the memory is unknown).
+    held: Option<f64>,
+    /// The lower levels it copies (`None` where every level is taken to be
+    /// copied).
+    copied: Option<Vec<usize>>,
 }
 
 /// What building some levels takes.
@@ -365,11 +385,19 @@ impl Estimate {
 pub fn estimate(sizes: &[u64], present: &[bool], costs: &Costs) -> Estimate {
     let mut e = Estimate::default();
     let mut below = 0.0;
+    // The copies of the last level built, which the builder keeps for the
+    // next (past a level already there).
+    let mut kept: Option<Vec<usize>> = None;
     for (level, &boards) in sizes.iter().enumerate() {
         let file = boards as f64 * costs.disk_bytes_per_board;
         if !present.get(level).copied().unwrap_or(false) {
             let working = boards as f64 * costs.record_bytes_per_board;
-            let (seconds, held) = costs.level(level, sizes);
+            let LevelPlan {
+                seconds,
+                held,
+                copied,
+            } = costs.level(level, sizes, kept.as_deref());
+            kept = copied;
             // Without the memory known, every lower level counts raw.
             let peak = held.unwrap_or(working + below);
             e.levels.push(level);
@@ -623,11 +651,25 @@ mod tests {
         // a level under a million boards (written in version 4 whatever the
         // flag) costs nothing more.
         let big5 = big.with_neighbours_from(10);
-        let v5 = estimate(&s, &[], &big5).seconds_of(32).unwrap();
-        let copied: u64 = s[14..=30].iter().sum();
-        let extra =
-            (s[32] as f64 * NEIGHBOUR_WRITE_SECONDS + copied as f64 * NEIGHBOUR_COPY_SECONDS) / 2.0;
-        assert!((v5 - big.seconds(32, s[32]) - extra).abs() < 1e-6, "{v5}");
+        let below: Vec<bool> = (0..=32).map(|level| level < 32).collect();
+        let alone = estimate(&s, &below, &big5).seconds_of(32).unwrap();
+        let extra = |copied: u64| {
+            (s[32] as f64 * NEIGHBOUR_WRITE_SECONDS + copied as f64 * NEIGHBOUR_COPY_SECONDS) / 2.0
+        };
+        let own = big.seconds(32, s[32]);
+        assert!(
+            (alone - own - extra(s[14..=30].iter().sum())).abs() < 1e-6,
+            "{alone}"
+        );
+        // Built after level 31, it decodes only level 30: level 31 copied
+        // the others, and they were kept.
+        let after = estimate(&s, &[], &big5).seconds_of(32).unwrap();
+        assert!((after - own - extra(s[30])).abs() < 1e-6, "{after}");
+        // Past a level already there, what the last level built copied is
+        // still kept: level 32 after level 30 decodes levels 29 and 30.
+        let skip31: Vec<bool> = (0..=32).map(|level| level == 31).collect();
+        let past = estimate(&s, &skip31, &big5).seconds_of(32).unwrap();
+        assert!((past - own - extra(s[29] + s[30])).abs() < 1e-6, "{past}");
         assert_eq!(big5.coding_by_neighbours(10, s[10]), 0.0);
         assert!(big5.coding_by_neighbours(16, s[16]) > 0.0);
         // One thread: twice the time of two, copies and all.

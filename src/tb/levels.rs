@@ -7,6 +7,7 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 
 use super::file::{TableError, TableFile, table_path};
 use super::index::MAX_SEEDS;
+use super::resident::KeptCopies;
 use super::rules::TableRules;
 
 /// The open levels of one rule set in a folder, memory-mapped.
@@ -14,6 +15,8 @@ pub struct Levels {
     dir: PathBuf,
     rules: TableRules,
     files: Vec<Option<TableFile>>,
+    /// Copies of levels a build keeps from one level to the next.
+    kept: KeptCopies,
 }
 
 impl Levels {
@@ -23,6 +26,7 @@ impl Levels {
             dir: dir.to_path_buf(),
             rules,
             files: (0..=MAX_SEEDS).map(|_| None).collect(),
+            kept: KeptCopies::default(),
         }
     }
 
@@ -122,6 +126,7 @@ impl Levels {
     /// Opens level `level` from the folder, optionally checking its checksum.
     pub fn load(&mut self, level: usize, check_sum: bool) -> Result<(), TableError> {
         let path = self.path(level);
+        self.kept.forget(level);
         self.files[level] = Some(TableFile::open(&path, self.rules, level, check_sum)?);
         Ok(())
     }
@@ -145,6 +150,12 @@ impl Levels {
     #[inline]
     pub fn table(&self, level: usize) -> Option<&TableFile> {
         self.files.get(level).and_then(|t| t.as_ref())
+    }
+
+    /// The copies of lower levels a build keeps from one level to the next
+    /// (see [`Resident`](super::resident::Resident)).
+    pub fn kept_copies(&self) -> &KeptCopies {
+        &self.kept
     }
 
     /// The table of `level`, which must be open.

@@ -15,7 +15,7 @@ use super::game::TableGame;
 use super::index::{rank, unrank};
 use super::levels::Levels;
 use super::recheck::Recheck;
-use super::resident::{Resident, copy_budget};
+use super::resident::{Resident, copy_budget_keeping};
 use super::rules::TableRules;
 use super::scratch::Scratch;
 use super::value::Value;
@@ -44,7 +44,9 @@ impl TableGame for Variant {
             lap = Instant::now();
             seconds
         };
-        let resident = Resident::new(lower, level, copy_budget(working_memory(level)))?;
+        let kept = lower.kept_copies().bytes();
+        let budget = copy_budget_keeping(working_memory(level), kept);
+        let resident = Resident::new(lower, level, budget)?;
         phases.copy = split();
         let solved = solve_level(level, variant, &resident, bar)
             .map_err(|error| BuildError::Memory { level, error })?;

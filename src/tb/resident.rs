@@ -7,15 +7,20 @@
 //! anonymous mapping on transparent huge pages avoids that (level 25, 2
 //! threads, phases timed with temporary timers: the pass over the moves
 //! took 23 s instead of 43 s). The copies are taken
-//! only within the memory the machine has to spare, nearest levels first,
-//! and dropped when the level is written; everything else is read from the
-//! maps as before. A compact level is copied a byte a board
+//! only within the memory the machine has to spare, nearest levels first;
+//! everything else is read from the maps as before. A compact level is copied a byte a board
 //! ([`NarrowLevel`]) where its entries allow, in half the memory of its raw
 //! entries, so that a memory limit leaves fewer levels to be read through
 //! their compact files.
+//!
+//! A capture from level n+1 reaches the levels a capture from level n
+//! reaches, but the lowest, and one more: the copies a level took are
+//! [kept](KeptCopies) through its write for the next one, instead of being
+//! decoded again.
 
 use std::ops::Range;
 use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Mutex};
 
 use super::build::LowerLevels;
 use super::compact::narrow::NarrowLevel;
@@ -59,10 +64,64 @@ impl Held {
     }
 }
 
+/// A copy kept from one level's build to the next.
+struct Kept {
+    level: usize,
+    /// The checksum of the entries of the file it was taken of: a copy
+    /// serves that file only.
+    checksum: u32,
+    held: Arc<Held>,
+}
+
+/// The copies of lower levels a build keeps from one level to the next
+/// (each [`Levels`] has its own): [`Resident::reaching`] with `narrow`
+/// (as [`Resident::new`] calls it) takes those it plans to hold again, and
+/// leaves all it holds here when it is made. Mancala's solvers, which read
+/// raw copies ([`Resident::reaching_raw`]), keep none.
+#[derive(Default)]
+pub struct KeptCopies(Mutex<Vec<Kept>>);
+
+impl KeptCopies {
+    /// Lets go of the copies a capture from `next` does not reach, or of
+    /// all of them when no level follows (`None`).
+    pub fn keep_for(&self, next: Option<usize>) {
+        let reach = next.map_or(0..0, capture_reach);
+        self.lock().retain(|k| reach.contains(&k.level));
+    }
+
+    /// Lets go of the copy of `level`, if one is kept (its file is being
+    /// replaced).
+    pub fn forget(&self, level: usize) {
+        self.lock().retain(|k| k.level != level);
+    }
+
+    /// Bytes the kept copies take.
+    pub fn bytes(&self) -> u64 {
+        self.lock().iter().map(|k| k.held.bytes()).sum()
+    }
+
+    /// The levels of the kept copies, ascending.
+    pub fn levels(&self) -> Vec<usize> {
+        let mut levels: Vec<usize> = self.lock().iter().map(|k| k.level).collect();
+        levels.sort_unstable();
+        levels
+    }
+
+    fn lock(&self) -> std::sync::MutexGuard<'_, Vec<Kept>> {
+        // The list is whole between calls: a panic elsewhere cannot have
+        // left it half changed.
+        self.0
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner())
+    }
+}
+
 /// The lower levels of a build, some of them copied into huge-page memory.
 pub struct Resident<'a> {
     tables: &'a Levels,
-    copies: Vec<Option<Held>>,
+    copies: Vec<Option<Arc<Held>>>,
+    /// Levels whose copy was kept from the level before.
+    reused: Vec<usize>,
 }
 
 impl<'a> Resident<'a> {
@@ -90,6 +149,12 @@ impl<'a> Resident<'a> {
     /// copies fit in `budget` bytes: a byte a board for a compact level
     /// when `narrow` allows (a few bytes more for boards of its rarest
     /// entries, beyond the 255 a byte names), else its raw entries.
+    ///
+    /// With `narrow`, the copies [kept](KeptCopies) from the level before
+    /// are used again where the plan holds them, the others let go before
+    /// anything is decoded, and the copies made are kept for the next
+    /// level. `budget` then counts the kept copies as free (see
+    /// [`copy_budget_keeping`]): the plan is the one made without them.
     pub fn reaching(
         tables: &'a Levels,
         level: usize,
@@ -98,8 +163,21 @@ impl<'a> Resident<'a> {
         min_bytes: usize,
         narrow: bool,
     ) -> Result<Resident<'a>, TableError> {
-        let mut copies: Vec<Option<Held>> = (0..level).map(|_| None).collect();
+        let mut copies: Vec<Option<Arc<Held>>> = (0..level).map(|_| None).collect();
         let limited = memory_limit().is_some();
+        // Copies kept from the level before, of these very files, in the
+        // form this build reads (only builds a byte a board keep them).
+        let mut kept: Vec<Kept> = if narrow {
+            std::mem::take(&mut *tables.kept_copies().lock())
+        } else {
+            Vec::new()
+        };
+        kept.retain(|k| {
+            reach.contains(&k.level)
+                && tables
+                    .table(k.level)
+                    .is_some_and(|t| t.header().checksum == k.checksum)
+        });
         // Under a limit, pages of the lower levels touched before (by the
         // level below, which read them too) are let go: they would count in
         // the resident memory and not in the budget. The levels out of
@@ -125,18 +203,25 @@ impl<'a> Resident<'a> {
                 .filter(|table| table.is_compact())
                 .map(|table| table.file_bytes())
                 .sum();
-            let held = resident_bytes().unwrap_or(0);
+            // The kept copies are planned again as if they were not held.
+            let kept_bytes: u64 = kept.iter().map(|k| k.held.bytes()).sum();
+            let held = resident_bytes().unwrap_or(0).saturating_sub(kept_bytes);
             left = left.saturating_sub(mapped.saturating_add(held));
         }
+        // The plan first, highest level first, so that the kept copies it
+        // leaves out are let go before anything new is decoded.
+        let mut planned = Vec::new();
         for lower in reach.rev() {
             let Some(table) = tables.table(lower) else {
                 continue;
             };
             let boards = table.header().boards as usize;
-            let encoding = table.header().encoding;
-            let raw_bytes = boards * encoding.bytes_per_board();
-            let a_byte = narrow && table.is_compact();
-            let copy_bytes = if a_byte { boards } else { raw_bytes };
+            let raw_bytes = boards * table.header().encoding.bytes_per_board();
+            let copy_bytes = if narrow && table.is_compact() {
+                boards
+            } else {
+                raw_bytes
+            };
             // A copied compact level's pages are let go: under a limit only
             // the difference counts.
             let mapped = if limited && table.is_compact() {
@@ -151,12 +236,25 @@ impl<'a> Resident<'a> {
             if small || cost > left {
                 continue;
             }
+            left -= cost;
+            planned.push(lower);
+        }
+        kept.retain(|k| planned.contains(&k.level));
+        let mut reused = Vec::new();
+        for lower in planned {
+            if let Some(k) = kept.iter().find(|k| k.level == lower) {
+                copies[lower] = Some(k.held.clone());
+                reused.push(lower);
+                continue;
+            }
+            let table = tables.loaded(lower);
+            let encoding = table.header().encoding;
             // Without the memory the level is read from its file: slower,
-            // not wrong. A copy is checked against the checksum of the
-            // entries the level was built with, which also covers the
-            // chunks of a compact file the build's sampled check did not
-            // decode.
-            let copy = if a_byte {
+            // not wrong (its share of the budget then goes unused). A copy
+            // is checked against the checksum of the entries the level was
+            // built with, which also covers the chunks of a compact file
+            // the build's sampled check did not decode.
+            let copy = if narrow && table.is_compact() {
                 table
                     .decode_narrow_checked()
                     .map(|n| n.map(|n| Held::Narrow(encoding, Box::new(n))))
@@ -171,10 +269,27 @@ impl<'a> Resident<'a> {
                 Err(error) => return Err(error),
             };
             table.release_pages();
-            left -= cost;
-            copies[lower] = Some(copy);
+            copies[lower] = Some(Arc::new(copy));
         }
-        Ok(Resident { tables, copies })
+        drop(kept);
+        if narrow {
+            let mut keep = tables.kept_copies().lock();
+            for (lower, copy) in copies.iter().enumerate() {
+                if let Some(held) = copy {
+                    keep.push(Kept {
+                        level: lower,
+                        checksum: tables.loaded(lower).header().checksum,
+                        held: held.clone(),
+                    });
+                }
+            }
+        }
+        reused.reverse();
+        Ok(Resident {
+            tables,
+            copies,
+            reused,
+        })
     }
 
     /// [`Resident::reaching`] with every level of `reach` held raw: the
@@ -193,10 +308,10 @@ impl<'a> Resident<'a> {
                 && table.is_compact()
                 && resident.copies[lower].is_none()
             {
-                resident.copies[lower] = Some(Held::Raw(
+                resident.copies[lower] = Some(Arc::new(Held::Raw(
                     table.header().encoding,
                     table.decode_all_checked()?,
-                ));
+                )));
                 table.release_pages();
             }
         }
@@ -208,7 +323,7 @@ impl<'a> Resident<'a> {
     /// has none (never after [`Resident::reaching_raw`]): an empty slice.
     #[inline]
     pub fn payload(&self, level: usize) -> &[u8] {
-        match &self.copies[level] {
+        match self.copies[level].as_deref() {
             Some(Held::Raw(_, copy)) => copy,
             Some(Held::Narrow(..)) => {
                 debug_assert!(false, "a raw payload asked of a copy a byte a board");
@@ -220,14 +335,27 @@ impl<'a> Resident<'a> {
 
     /// Bytes held in copies.
     pub fn copied_bytes(&self) -> u64 {
-        self.copies.iter().flatten().map(Held::bytes).sum()
+        self.copies.iter().flatten().map(|held| held.bytes()).sum()
+    }
+
+    /// The levels held in copies, ascending.
+    pub fn copied_levels(&self) -> Vec<usize> {
+        (0..self.copies.len())
+            .filter(|&l| self.copies[l].is_some())
+            .collect()
+    }
+
+    /// The levels whose copies were kept from the level built before,
+    /// ascending (not decoded again).
+    pub fn reused_levels(&self) -> &[usize] {
+        &self.reused
     }
 }
 
 impl LowerLevels for Resident<'_> {
     #[inline]
     fn value_at(&self, level: usize, r: u64) -> Value {
-        match &self.copies[level] {
+        match self.copies[level].as_deref() {
             Some(Held::Raw(encoding, copy)) => decode(*encoding, copy, r),
             Some(Held::Narrow(encoding, narrow)) => encoding.value(narrow.entry(r)),
             None => self.tables.value_at(level, r),
@@ -236,7 +364,7 @@ impl LowerLevels for Resident<'_> {
 
     #[inline]
     fn prefetch(&self, level: usize, r: u64) {
-        match &self.copies[level] {
+        match self.copies[level].as_deref() {
             Some(Held::Raw(encoding, copy)) => prefetch_entry(*encoding, copy, r),
             Some(Held::Narrow(_, narrow)) => {
                 if let Some(byte) = narrow.byte(r) {
@@ -351,9 +479,41 @@ pub fn memory_limit() -> Option<u64> {
 /// more than the [memory limit](set_memory_limit) less the working memory.
 /// Zero where the kernel does not say.
 pub fn copy_budget(working: u64) -> u64 {
-    usable_memory()
+    copy_budget_keeping(working, 0)
+}
+
+/// [`copy_budget`] when `kept` bytes of copies are [kept](KeptCopies)
+/// from the level before: the bytes the copies may take in all, those
+/// included, as if they were not held (they are in the memory the kernel
+/// reports taken).
+pub fn copy_budget_keeping(working: u64, kept: u64) -> u64 {
+    budget_of(
+        meminfo("MemAvailable:"),
+        meminfo("MemTotal:"),
+        MEMORY_LIMIT.load(Ordering::Relaxed),
+        working,
+        kept,
+    )
+}
+
+/// [`copy_budget_keeping`] from the kernel's `available` and `total`
+/// memory and the `limit`.
+fn budget_of(
+    available: Option<u64>,
+    total: Option<u64>,
+    limit: u64,
+    working: u64,
+    kept: u64,
+) -> u64 {
+    let usable = match (available, total) {
+        // The kept copies are added before anything is cut off at zero:
+        // a plan without them would see them free, no more.
+        (Some(available), Some(total)) => available.saturating_add(kept).saturating_sub(total / 4),
+        _ => 0,
+    };
+    usable
         .saturating_sub(working)
-        .min(MEMORY_LIMIT.load(Ordering::Relaxed).saturating_sub(working))
+        .min(limit.saturating_sub(working))
 }
 
 /// The memory a build may fill now, whatever the limit: what the kernel
@@ -369,6 +529,56 @@ pub fn usable_memory() -> u64 {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn kept_copies_count_as_free_memory_and_no_more() {
+        const NONE: u64 = u64::MAX;
+        // (available, total, limit, working, kept, budget)
+        for (available, total, limit, working, kept, budget) in [
+            // 100 available, less a quarter of the RAM (25) and 40 of
+            // working memory.
+            (100, 100, NONE, 40, 0, 35),
+            // 20 kept count as free: a plan without them sees 120.
+            (100, 100, NONE, 40, 20, 55),
+            // The working memory does not fit beside the kept copies: only
+            // what a plan without them would have, not the kept bytes.
+            (50, 100, NONE, 40, 20, 5),
+            (30, 100, NONE, 40, 20, 0),
+            (10, 100, NONE, 0, 10, 0),
+            // The limit less the working memory bounds it, kept or not.
+            (100, 100, 50, 40, 20, 10),
+            (100, 100, 30, 40, 20, 0),
+        ] {
+            let got = budget_of(Some(available), Some(total), limit, working, kept);
+            assert_eq!(got, budget, "{available} {total} {limit} {working} {kept}");
+            // Never more than the plan made with the kept copies let go.
+            let fresh = budget_of(Some(available + kept), Some(total), limit, working, 0);
+            assert_eq!(got, fresh);
+        }
+        assert_eq!(budget_of(None, Some(100), NONE, 0, 50), 0);
+    }
+
+    #[test]
+    fn kept_copies_are_those_the_next_level_reaches() {
+        let kept = KeptCopies::default();
+        for level in [0, 1, 2, 10, 18, 19] {
+            let copy = Scratch::zeroed(100).expect("memory");
+            kept.lock().push(Kept {
+                level,
+                checksum: 0,
+                held: Arc::new(Held::Raw(Encoding::ForcedPair, copy)),
+            });
+        }
+        assert_eq!(kept.bytes(), 600);
+        // Level 20's captures reach levels 2..=18.
+        kept.keep_for(Some(20));
+        assert_eq!(kept.levels(), [2, 10, 18]);
+        kept.forget(10);
+        assert_eq!(kept.levels(), [2, 18]);
+        assert_eq!(kept.bytes(), 200);
+        kept.keep_for(None);
+        assert!(kept.levels().is_empty());
+    }
 
     #[test]
     fn the_memory_limit_bounds_the_copies() {

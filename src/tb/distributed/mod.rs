@@ -247,6 +247,10 @@ fn build_ranks(
             opts.recheck,
         );
         drop(resident);
+        // The copies are let go before the write, as before copies were
+        // kept from level to level: the root's memory while it gathers
+        // and writes a level has not been measured with them held.
+        tables.levels().kept_copies().keep_for(None);
         if let Err(e) = &failure {
             eprintln!("oware build: rank {}: {e}", comm.rank);
         }
