@@ -471,21 +471,11 @@ fn copies_of_lower_levels_read_as_the_maps() {
 #[test]
 fn compact_levels_are_copied_a_byte_a_board() {
     use oware::tb::resident::Resident;
-    use oware::tb::{Recheck, TableFormat, build_levels_as};
     let dir = tempfile::tempdir().expect("temp dir");
-    let compact = TableFormat::Compact {
+    let version4 = TableFormat::Compact {
         neighbours_from: 49,
     };
-    build_levels_as(
-        &Variant::Abapa,
-        dir.path(),
-        9,
-        false,
-        compact,
-        Recheck::All,
-        |_| {},
-    )
-    .expect("build");
+    build_in(dir.path(), Variant::Abapa, 9, version4);
     let tables = Tablebase::open(dir.path(), Variant::Abapa).expect("open");
     assert!(tables.table(7).expect("built").is_compact());
     let all = Resident::copying(tables.levels(), 9, u64::MAX, 0).expect("copies");
@@ -513,21 +503,11 @@ fn compact_levels_are_copied_a_byte_a_board() {
 #[test]
 fn copies_are_kept_for_the_next_level() {
     use oware::tb::resident::Resident;
-    use oware::tb::{Recheck, TableFormat, build_levels_as};
     let dir = tempfile::tempdir().expect("temp dir");
-    let compact = TableFormat::Compact {
+    let version4 = TableFormat::Compact {
         neighbours_from: 49,
     };
-    build_levels_as(
-        &Variant::Abapa,
-        dir.path(),
-        11,
-        false,
-        compact,
-        Recheck::All,
-        |_| {},
-    )
-    .expect("build");
+    build_in(dir.path(), Variant::Abapa, 11, version4);
     let mut tables = Tablebase::open(dir.path(), Variant::Abapa).expect("open");
     let levels = tables.levels();
     let kept = levels.kept_copies();

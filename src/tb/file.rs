@@ -240,6 +240,20 @@ pub fn checksum_serial(payload: &[u8]) -> u32 {
     h.finalize()
 }
 
+/// Adds a run of a payload to a CRC-32 folded over runs in parallel (see
+/// [`crc_join`]).
+pub(crate) fn crc_add(mut crc: crc32fast::Hasher, run: &[u8]) -> crc32fast::Hasher {
+    crc.update(run);
+    crc
+}
+
+/// Joins the CRC-32s of two spans, `a` before `b`: folds over runs joined
+/// in rank order (as rayon joins them) give the whole payload's.
+pub(crate) fn crc_join(mut a: crc32fast::Hasher, b: crc32fast::Hasher) -> crc32fast::Hasher {
+    a.combine(&b);
+    a
+}
+
 /// CRC-32 of a payload, in parallel over 16 MiB blocks (combined in order,
 /// so the result does not depend on the number of threads).
 pub fn checksum(payload: &[u8]) -> u32 {
@@ -585,17 +599,7 @@ impl TableFile {
         }
         // The runs come in rank order within each fold, and rayon joins the
         // folds in order: the CRCs combine to the whole payload's.
-        let crc = self.fold_entries(
-            crc32fast::Hasher::new,
-            |mut h, run| {
-                h.update(run);
-                h
-            },
-            |mut a, b| {
-                a.combine(&b);
-                a
-            },
-        );
+        let crc = self.fold_entries(crc32fast::Hasher::new, crc_add, crc_join);
         self.compare_checksum(crc.finalize())
     }
 

@@ -505,25 +505,27 @@ fn budget_of(
     working: u64,
     kept: u64,
 ) -> u64 {
-    let usable = match (available, total) {
-        // The kept copies are added before anything is cut off at zero:
-        // a plan without them would see them free, no more.
-        (Some(available), Some(total)) => available.saturating_add(kept).saturating_sub(total / 4),
-        _ => 0,
-    };
-    usable
+    // The kept copies are added before anything is cut off at zero: a plan
+    // without them would see them free, no more.
+    usable_of(available, total, kept)
         .saturating_sub(working)
         .min(limit.saturating_sub(working))
+}
+
+/// What the kernel's `available` memory, with `freed` bytes more, leaves
+/// less a quarter of its `total` (0 where the kernel does not say).
+fn usable_of(available: Option<u64>, total: Option<u64>, freed: u64) -> u64 {
+    match (available, total) {
+        (Some(available), Some(total)) => available.saturating_add(freed).saturating_sub(total / 4),
+        _ => 0,
+    }
 }
 
 /// The memory a build may fill now, whatever the limit: what the kernel
 /// reports available less a quarter of the machine's memory (0 where the
 /// kernel does not say: no copies then).
 pub fn usable_memory() -> u64 {
-    match (meminfo("MemAvailable:"), meminfo("MemTotal:")) {
-        (Some(available), Some(total)) => available.saturating_sub(total / 4),
-        _ => 0,
-    }
+    usable_of(meminfo("MemAvailable:"), meminfo("MemTotal:"), 0)
 }
 
 #[cfg(test)]

@@ -165,19 +165,9 @@ impl NarrowLevel {
     /// entry), as [`checksum`](crate::tb::file::checksum) gives it of that
     /// payload.
     pub fn checksum(&self, width: usize) -> u32 {
-        self.fold_raw_runs(
-            width,
-            crc32fast::Hasher::new,
-            |mut h, run| {
-                h.update(run);
-                h
-            },
-            |mut a, b| {
-                a.combine(&b);
-                a
-            },
-        )
-        .finalize()
+        use crate::tb::file::{crc_add, crc_join};
+        self.fold_raw_runs(width, crc32fast::Hasher::new, crc_add, crc_join)
+            .finalize()
     }
 
     /// Boards held.
