@@ -26,7 +26,7 @@ this build's defaults but for the changes of the manual's Results after it; 31 a
   16  seconds
   20  about a minute
   24  about 6 minutes, 2.3 GB raw, 0.57 GB compact (the search's default --tb-limit)
-  30  about 1 h 30 min, 4.8 GB compact (19 GB raw), 13.4 GB of memory with --memory 16GB
+  30  about 1 h 30 min, 4.8 GB compact (19 GB raw), 15.6 GB of memory with --memory 16GB
   31  about 55 minutes more, 1.9 GB more compact, 19.9 GB of memory with --memory 22GB
   32  about 1 h 50 min more, 2.5 GB more compact, 19.8 GB of memory with --memory 22GB
 
@@ -36,7 +36,7 @@ when the disk or the memory cannot hold them. Ctrl-C stops it within a
 second or two, with nothing half-written: run the same command to resume.")]
 pub struct BuildArgs {
     /// Build levels 0..=N (seeds on the board): 16 takes seconds, 20 about
-    /// a minute, 24 about 6 minutes, 30 about 1 h 30 min and 13.4 GB of
+    /// a minute, 24 about 6 minutes, 30 about 1 h 30 min and 15.6 GB of
     /// memory (with --memory 16GB).
     #[arg(long, value_name = "N")]
     max_seeds: usize,

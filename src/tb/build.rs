@@ -30,6 +30,7 @@ use rayon::prelude::*;
 use super::board::{
     for_each_child, for_each_child_word, for_each_parent_word, from_word, terminal_value,
 };
+use super::bucketed::{Buckets, settle_threshold, tell_bytes};
 use super::index::{Boards, level_size, rank, rank_word, unrank_word};
 use super::prefetch::prefetch;
 use super::recheck::Recheck;
@@ -193,9 +194,30 @@ pub(crate) fn atomic(bytes: &mut [u8]) -> &[AtomicU8] {
     unsafe { &*(bytes as *mut [u8] as *const [AtomicU8]) }
 }
 
-/// The bytes [`solve_level`] maps for level `n`: one record per board.
-pub fn working_memory(n: usize) -> u64 {
+/// The bytes of level `n`'s records.
+pub fn record_bytes(n: usize) -> u64 {
     RECORD as u64 * level_size(n)
+}
+
+/// The bytes [`solve_level`] needs at least for level `n`: one record per
+/// board. [Bucketed](Settling::Bucketed) settling takes
+/// [`settling_bytes`] more.
+pub fn working_memory(n: usize) -> u64 {
+    record_bytes(n)
+}
+
+/// The bytes the settling of a level of `boards` boards takes beside its
+/// records when it pays to bucket it: six times its buffers of tells, for
+/// the boards the tells settle and the lists' growth (level 30's peak rose
+/// by 0.78 bytes a board, its buffers being 0.125: this plans a little
+/// less); nothing for a level
+/// settled directly.
+pub fn settling_bytes(boards: u64) -> u64 {
+    if boards > FILTER_MAX_BOARDS {
+        6 * tell_bytes(boards)
+    } else {
+        0
+    }
 }
 
 /// A solved level.
@@ -208,15 +230,65 @@ pub struct Solved {
     pub settle_seconds: f64,
 }
 
-/// Solves level `n` of `variant`, or fails to map the memory.
+/// How the thresholds of a level are settled. Both give the same values.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Settling {
+    /// Each parent is told at once, at its place in the records.
+    Direct,
+    /// The tells are sorted into buckets of neighbouring ranks first (see
+    /// `bucketed.rs`): for levels far larger than the caches.
+    Bucketed,
+}
+
+impl Settling {
+    /// The settling that pays for level `n`: bucketed once the records,
+    /// and the filter that spares the direct settling most of its trips to
+    /// memory, leave the caches.
+    pub fn for_level(n: usize) -> Settling {
+        Settling::within(n, u64::MAX)
+    }
+
+    /// [`Settling::for_level`] when `spare` bytes are free beside the
+    /// records: direct where the buckets' buffers would not fit.
+    pub fn within(n: usize, spare: u64) -> Settling {
+        match settling_bytes(level_size(n)) {
+            0 => Settling::Direct,
+            bytes if bytes > spare => Settling::Direct,
+            _ => Settling::Bucketed,
+        }
+    }
+
+    /// The bytes this settling of level `n` takes beside its records.
+    pub fn bytes(self, n: usize) -> u64 {
+        match self {
+            Settling::Direct => 0,
+            Settling::Bucketed => settling_bytes(level_size(n)),
+        }
+    }
+}
+
+/// Solves level `n` of `variant`, settling as [`Settling::for_level`] says
+/// whatever the memory, or fails to map the memory.
 pub fn solve_level<L: LowerLevels + ?Sized>(
     n: usize,
     variant: Variant,
     lower: &L,
     bar: &ProgressBar,
 ) -> std::io::Result<Solved> {
+    solve_level_as(n, variant, lower, bar, Settling::for_level(n))
+}
+
+/// Solves level `n` of `variant` settling as `settling` says, or fails to
+/// map the memory. Both settlings give the same values.
+pub fn solve_level_as<L: LowerLevels + ?Sized>(
+    n: usize,
+    variant: Variant,
+    lower: &L,
+    bar: &ProgressBar,
+    settling: Settling,
+) -> std::io::Result<Solved> {
     let size = level_size(n);
-    let mut records = Scratch::zeroed(working_memory(n) as usize)?;
+    let mut records = Scratch::zeroed(record_bytes(n) as usize)?;
     let started = Instant::now();
     let moves_seconds;
     {
@@ -249,12 +321,19 @@ pub fn solve_level<L: LowerLevels + ?Sized>(
             bar.inc(len);
         });
         moves_seconds = started.elapsed().as_secs_f64();
+        let buckets = (settling == Settling::Bucketed).then(|| Buckets::new(size));
         for v in (1..=n as u8).rev() {
             bar.set_message(format!("level {n}: value {v}"));
-            chunks(size).for_each(|(start, len)| {
-                settle(start, len, v, n, variant, &state);
-                bar.inc(len);
-            });
+            if let Some(buckets) = &buckets {
+                settle_threshold(v, n, size, variant, &state, buckets, |boards| {
+                    bar.inc(boards)
+                });
+            } else {
+                chunks(size).for_each(|(start, len)| {
+                    settle(start, len, v, n, variant, &state);
+                    bar.inc(len);
+                });
+            }
         }
     }
     Ok(Solved {
@@ -286,9 +365,9 @@ pub(crate) fn init(board: &[u8; 12], n: usize, f: &Folded) -> (u8, u8, u8) {
 pub(crate) const RECORD: usize = 3;
 
 /// The shared state of a level being solved.
-struct State<'a> {
+pub(crate) struct State<'a> {
     /// The records of the boards, by rank.
-    records: &'a [AtomicU8],
+    pub(crate) records: &'a [AtomicU8],
     /// Boards whose x is settled, one bit each: most parents told of a
     /// settled y already have their x, and this filter answers from the
     /// cache where the records would cost a trip to memory. Only for levels
@@ -298,7 +377,7 @@ struct State<'a> {
     x_done: Option<&'a [AtomicU64]>,
     /// For each chunk, bit v set when one of its boards may hold a byte
     /// pending at threshold v: a chunk without one is not scanned then.
-    pending: &'a [AtomicU64],
+    pub(crate) pending: &'a [AtomicU64],
 }
 
 /// The bit of [`State::pending`] for a record byte: its threshold if it is
@@ -315,25 +394,73 @@ pub(crate) fn pending_bit(byte: u8) -> u64 {
 impl State<'_> {
     /// Board `i`'s x byte.
     #[inline]
-    fn x(&self, i: usize) -> &AtomicU8 {
+    pub(crate) fn x(&self, i: usize) -> &AtomicU8 {
         &self.records[RECORD * i]
     }
 
     /// Board `i`'s y byte.
     #[inline]
-    fn y(&self, i: usize) -> &AtomicU8 {
+    pub(crate) fn y(&self, i: usize) -> &AtomicU8 {
         &self.records[RECORD * i + 1]
     }
 
     /// Board `i`'s count of same-level children without a settled x.
     #[inline]
-    fn count(&self, i: usize) -> &AtomicU8 {
+    pub(crate) fn count(&self, i: usize) -> &AtomicU8 {
         &self.records[RECORD * i + 2]
+    }
+
+    /// Board `p`'s last same-level child got its x at threshold `v`: its y
+    /// is settled at `v` if its capture bound is no less (`Some(0)`, the
+    /// flag of a settled y), else left pending at the bound's threshold.
+    #[inline]
+    pub(crate) fn last_child_settled(&self, p: usize, v: u8) -> Option<u128> {
+        let y = self.y(p);
+        let bound = y.load(Relaxed) & VALUE;
+        if bound >= v {
+            y.store(SETTLED | v, Relaxed);
+            return Some(0);
+        }
+        y.store(bound, Relaxed);
+        self.pending[p / CHUNK as usize].fetch_or(pending_bit(bound), Relaxed);
+        None
+    }
+
+    /// Claims the bytes pending at threshold `v` of the chunk of `len`
+    /// boards of level `n` from rank `start`, and calls `settled` with the
+    /// word of each board claimed, [`X_FLAG`] set for its x (once for each
+    /// of its two bytes claimed). A chunk without a byte pending there is
+    /// not scanned.
+    #[inline]
+    pub(crate) fn claim_chunk(
+        &self,
+        start: u64,
+        len: u64,
+        v: u8,
+        n: usize,
+        mut settled: impl FnMut(u128),
+    ) {
+        if self.pending[(start / CHUNK) as usize].load(Relaxed) >> v & 1 == 0 {
+            return;
+        }
+        for i in start..start + len {
+            let x_now = self.claim(i as usize, true, v);
+            let y_now = self.claim(i as usize, false, v);
+            if x_now || y_now {
+                let board = unrank_word(i, n);
+                if x_now {
+                    settled(board | X_FLAG);
+                }
+                if y_now {
+                    settled(board);
+                }
+            }
+        }
     }
 
     /// Records that board `i`'s x is settled.
     #[inline]
-    fn mark_x_done(&self, i: usize) {
+    pub(crate) fn mark_x_done(&self, i: usize) {
         if let Some(filter) = self.x_done {
             filter[i / 64].fetch_or(1 << (i % 64), Relaxed);
         }
@@ -350,7 +477,7 @@ impl State<'_> {
     /// Claims board `i`'s x (`is_x`) or y byte if it is pending at
     /// threshold `v`: true if this call settled it.
     #[inline]
-    fn claim(&self, i: usize, is_x: bool, v: u8) -> bool {
+    pub(crate) fn claim(&self, i: usize, is_x: bool, v: u8) -> bool {
         let slot = if is_x { self.x(i) } else { self.y(i) };
         let claimed = slot.load(Relaxed) == v
             && slot
@@ -368,7 +495,8 @@ impl State<'_> {
 /// instead of queueing.
 pub(crate) const BATCH: usize = 256;
 
-/// The most boards a level may have to get the settled-x filter. Up to
+/// The most boards a level may have to get the settled-x filter; larger
+/// levels are settled by buckets (see [`Settling::for_level`]). Up to
 /// level 22 (180 M boards, a 23 MB filter) it saves time (52.0 s against
 /// 55.0 s on 2 threads); at level 24 (383 M boards) it is even (131.8 s
 /// against 132.3 s); level 25 took 208 s with it and 219 s without. The one
@@ -386,64 +514,55 @@ pub(crate) const X_FLAG: u128 = 1 << 127;
 /// Settles the boards of one chunk whose pending value is `v`, and
 /// everything that follows from them at this threshold.
 fn settle(start: u64, len: u64, v: u8, n: usize, variant: Variant, state: &State) {
-    if state.pending[(start / CHUNK) as usize].load(Relaxed) >> v & 1 == 0 {
-        return;
-    }
     // Boards settled at `v` whose parents have not been told yet, as words
     // with `X_FLAG` set when it was their x (else their y).
     let mut stack: Vec<u128> = Vec::new();
     // Parents to tell: rank, and the word of the parent with the flag of
     // the child's settled value.
     let mut edges: Vec<(usize, u128)> = Vec::with_capacity(BATCH * 8);
-    for i in start..start + len {
-        let x_now = state.claim(i as usize, true, v);
-        let y_now = state.claim(i as usize, false, v);
-        if x_now || y_now {
-            let board = unrank_word(i, n);
-            if x_now {
-                stack.push(board | X_FLAG);
-            }
-            if y_now {
-                stack.push(board);
-            }
-        }
-        if stack.len() >= BATCH || (i + 1 == start + len) {
-            while !stack.is_empty() {
-                let from = stack.len().saturating_sub(BATCH);
-                edges.clear();
-                // Each parent's slot is asked for as soon as its rank is
-                // known; for a settled y, first the word of the filter.
-                for child in stack.drain(from..) {
-                    let flag = child & X_FLAG;
-                    for_each_parent_word(child & !X_FLAG, variant, |parent| {
-                        let p = rank_word(parent, n) as usize;
-                        match state.x_done {
-                            _ if flag != 0 => prefetch(state.count(p)),
-                            Some(filter) => prefetch(&filter[p / 64]),
-                            None => prefetch(state.x(p)),
-                        }
-                        edges.push((p, parent | flag));
-                    });
-                }
-                // A settled y only matters to parents without an x.
-                if state.x_done.is_some() {
-                    edges.retain(|&(p, parent)| {
-                        let keep = parent & X_FLAG != 0 || !state.x_is_done(p);
-                        if keep && parent & X_FLAG == 0 {
-                            prefetch(state.x(p));
-                        }
-                        keep
-                    });
-                }
-                for &(p, parent) in &edges {
-                    let flag = parent & X_FLAG;
-                    if let Some(settled) = tell_parent(p, flag != 0, v, state) {
-                        stack.push((parent & !X_FLAG) | settled);
+    let mut tell_all = |stack: &mut Vec<u128>| {
+        while !stack.is_empty() {
+            let from = stack.len().saturating_sub(BATCH);
+            edges.clear();
+            // Each parent's slot is asked for as soon as its rank is
+            // known; for a settled y, first the word of the filter.
+            for child in stack.drain(from..) {
+                let flag = child & X_FLAG;
+                for_each_parent_word(child & !X_FLAG, variant, |parent| {
+                    let p = rank_word(parent, n) as usize;
+                    match state.x_done {
+                        _ if flag != 0 => prefetch(state.count(p)),
+                        Some(filter) => prefetch(&filter[p / 64]),
+                        None => prefetch(state.x(p)),
                     }
+                    edges.push((p, parent | flag));
+                });
+            }
+            // A settled y only matters to parents without an x.
+            if state.x_done.is_some() {
+                edges.retain(|&(p, parent)| {
+                    let keep = parent & X_FLAG != 0 || !state.x_is_done(p);
+                    if keep && parent & X_FLAG == 0 {
+                        prefetch(state.x(p));
+                    }
+                    keep
+                });
+            }
+            for &(p, parent) in &edges {
+                let flag = parent & X_FLAG;
+                if let Some(settled) = tell_parent(p, flag != 0, v, state) {
+                    stack.push((parent & !X_FLAG) | settled);
                 }
             }
         }
-    }
+    };
+    state.claim_chunk(start, len, v, n, |settled| {
+        stack.push(settled);
+        if stack.len() >= BATCH {
+            tell_all(&mut stack);
+        }
+    });
+    tell_all(&mut stack);
 }
 
 /// Tells parent `p` that one same-level child's x (`is_x`) or y was
@@ -455,15 +574,7 @@ fn tell_parent(p: usize, is_x: bool, v: u8, state: &State) -> Option<u128> {
         // One more same-level child settled; the last one gives the
         // smallest x, which bounds the parent's y.
         if state.count(p).fetch_sub(1, Relaxed) == 1 {
-            let y = state.y(p);
-            let bound = y.load(Relaxed) & VALUE;
-            if bound >= v {
-                y.store(SETTLED | v, Relaxed);
-                return Some(0);
-            }
-            // Settled later, at the threshold of its bound.
-            y.store(bound, Relaxed);
-            state.pending[p / CHUNK as usize].fetch_or(pending_bit(bound), Relaxed);
+            return state.last_child_settled(p, v);
         }
         None
     } else {

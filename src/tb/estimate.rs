@@ -120,6 +120,10 @@ pub struct Costs {
     pub disk_bytes_per_board: f64,
     /// Bytes of working state a board of the level being built.
     pub record_bytes_per_board: f64,
+    /// Whether a large level's settling takes
+    /// [`settling_bytes`](super::build::settling_bytes) beside its records
+    /// where the memory to spare has room (Oware's).
+    pub settling_buffers: bool,
     /// Bytes a board of the lower levels a level reads in memory: their raw
     /// entries, but one byte for Oware's compact levels, which are decoded
     /// into copies a byte a board from memory to spare (before they were,
@@ -171,6 +175,7 @@ impl Costs {
                 // Mancala's solver holds one byte a board.
                 1.0
             },
+            settling_buffers: oware,
             // Oware's compact levels are copied a byte a board.
             read_bytes_per_board: if oware && !raw { 1.0 } else { width },
             threads: threads.max(1),
@@ -267,15 +272,14 @@ impl Costs {
         }
         // The builder budgets its records alone, not the pending bits and
         // the payload counted in the printed state.
-        let working = super::build::working_memory(level) as f64;
         let reach = capture_reach(level);
         let file = |l: usize| sizes[l] as f64 * self.disk_bytes_per_board;
         let raw = |l: usize| sizes[l] as f64 * self.read_bytes_per_board;
-        let cap = |bytes: Option<u64>| bytes.map_or(f64::INFINITY, |b| b as f64);
-        let mut left = cap(self.usable_bytes).min(cap(self.limit)) - working;
+        let mut left = self.spare(level);
         if self.limit.is_some() {
             left -= reach.clone().map(file).sum::<f64>();
         }
+        left -= self.settling(level, sizes, left);
         let mut copied = Vec::new();
         for lower in reach.rev() {
             let cost = if self.limit.is_some() {
@@ -289,6 +293,28 @@ impl Costs {
             }
         }
         Some(copied)
+    }
+
+    /// The memory the build may fill beside the records of `level`.
+    fn spare(&self, level: usize) -> f64 {
+        let cap = |bytes: Option<u64>| bytes.map_or(f64::INFINITY, |b| b as f64);
+        cap(self.usable_bytes).min(cap(self.limit)) - super::build::working_memory(level) as f64
+    }
+
+    /// The bytes the settling of `level` takes beside its records when
+    /// `spare` bytes are free beside them (see
+    /// [`Settling::within`](super::build::Settling::within)).
+    fn settling(&self, level: usize, sizes: &[u64], spare: f64) -> f64 {
+        let bytes = if self.settling_buffers {
+            super::build::settling_bytes(sizes[level])
+        } else {
+            0
+        };
+        if bytes as f64 <= spare {
+            bytes as f64
+        } else {
+            0.0
+        }
     }
 
     /// What building `level` takes: [`Costs::seconds`] plus the coding by
@@ -307,7 +333,15 @@ impl Costs {
             };
         };
         let mut lookups = 0.0;
-        let mut held = super::build::working_memory(level) as f64;
+        let files: f64 = if self.limit.is_some() {
+            capture_reach(level)
+                .map(|l| sizes[l] as f64 * self.disk_bytes_per_board)
+                .sum()
+        } else {
+            0.0
+        };
+        let mut held = super::build::working_memory(level) as f64
+            + self.settling(level, sizes, self.spare(level) - files);
         let mut copying = 0.0;
         for lower in capture_reach(level) {
             if copied.contains(&lower) {
@@ -582,6 +616,43 @@ mod tests {
             .with_neighbours_from(49)
     }
 
+    /// A large level's settling takes its buckets' buffers where the memory
+    /// to spare has room for them, and tells each parent at once where it
+    /// has not; the plan's peak counts the buffers only where they fit.
+    #[test]
+    fn the_buckets_take_memory_to_spare_first() {
+        use crate::tb::build::{Settling, settling_bytes, working_memory};
+        let s = sizes(TableRules::Oware(Variant::Abapa), 30);
+        let buffers = settling_bytes(s[30]);
+        // A tell of 16 bytes for every 128 boards, six times over.
+        assert_eq!(buffers, s[30] / 8 * 6);
+        assert_eq!(settling_bytes(s[24]), 0, "level 24 is settled at once");
+        for (level, spare, expected) in [
+            (30, 0, Settling::Direct),
+            (30, buffers - 1, Settling::Direct),
+            (30, buffers, Settling::Bucketed),
+            (30, u64::MAX, Settling::Bucketed),
+            (25, u64::MAX, Settling::Bucketed),
+            (24, u64::MAX, Settling::Direct),
+        ] {
+            assert_eq!(Settling::within(level, spare), expected, "{level} {spare}");
+        }
+        let peak = |limit: u64, buckets: bool| {
+            let costs = Costs {
+                settling_buffers: buckets,
+                ..abapa_v4(HERE, Some(limit))
+            };
+            estimate(&s, &[], &costs).peak_memory
+        };
+        // Room for the buffers and more: they add to the peak, and the
+        // copies the rest affords are the same.
+        let roomy = 20_000_000_000;
+        assert_eq!(peak(roomy, true), peak(roomy, false) + buffers);
+        // Room for half of them: none taken.
+        let short = working_memory(30) + buffers / 2;
+        assert_eq!(peak(short, true), peak(short, false));
+    }
+
     #[test]
     fn the_memory_sets_the_copies_and_the_time() {
         let rules = TableRules::Oware(Variant::Abapa);
@@ -601,8 +672,10 @@ mod tests {
         // copied levels 27 and 28).
         let narrow = on(HERE, Some(16_000_000_000));
         assert_eq!(narrow.copies(30, &s), free.copies(30, &s));
+        // (That build settled every level told at once: no buffers.)
         let tight = Costs {
             read_bytes_per_board: 2.0,
+            settling_buffers: false,
             ..narrow
         };
         let copied = tight.copies(30, &s).unwrap();

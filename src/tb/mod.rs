@@ -2,6 +2,7 @@
 //! built by [`builder::build`] and probed through [`Tablebase`].
 
 pub mod board;
+mod bucketed;
 pub mod build;
 pub mod builder;
 pub mod compact;

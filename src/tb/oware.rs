@@ -7,7 +7,7 @@ use indicatif::ProgressBar;
 use rayon::prelude::*;
 
 use super::build::{
-    FixpointError, WithLevel, check_level, expected_value, solve_level, working_memory,
+    FixpointError, Settling, WithLevel, check_level, expected_value, solve_level_as, working_memory,
 };
 use super::builder::{BuildError, Phases};
 use super::file::Encoding;
@@ -15,7 +15,7 @@ use super::game::TableGame;
 use super::index::{rank, unrank};
 use super::levels::Levels;
 use super::recheck::Recheck;
-use super::resident::{Resident, copy_budget_keeping};
+use super::resident::{Resident, capture_reach, copy_budget_keeping, memory_limit};
 use super::rules::TableRules;
 use super::scratch::Scratch;
 use super::value::Value;
@@ -45,10 +45,24 @@ impl TableGame for Variant {
             seconds
         };
         let kept = lower.kept_copies().bytes();
-        let budget = copy_budget_keeping(working_memory(level), kept);
+        // The settling's buckets come first from the memory to spare, then
+        // the copies. Under a limit the compact files within reach count
+        // too, as they do for the copies.
+        let files: u64 = if memory_limit().is_some() {
+            capture_reach(level)
+                .filter_map(|l| lower.table(l))
+                .filter(|table| table.is_compact())
+                .map(|table| table.file_bytes())
+                .sum()
+        } else {
+            0
+        };
+        let spare = copy_budget_keeping(working_memory(level), kept).saturating_sub(files);
+        let settling = Settling::within(level, spare);
+        let budget = copy_budget_keeping(working_memory(level) + settling.bytes(level), kept);
         let resident = Resident::new(lower, level, budget)?;
         phases.copy = split();
-        let solved = solve_level(level, variant, &resident, bar)
+        let solved = solve_level_as(level, variant, &resident, bar, settling)
             .map_err(|error| BuildError::Memory { level, error })?;
         // The solver times its two passes itself.
         split();
