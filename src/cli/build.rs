@@ -36,7 +36,7 @@ when the disk or the memory cannot hold them. Ctrl-C stops it within a
 second or two, with nothing half-written: run the same command to resume.")]
 pub struct BuildArgs {
     /// Build levels 0..=N (seeds on the board): 16 takes seconds, 20 about
-    /// a minute, 24 about 6 minutes, 30 about 1 h 15 min and 15.0 GB of
+    /// a minute, 24 about 6 minutes, 30 about 1 h 13 min and 15.0 GB of
     /// memory (with --memory 16GB).
     #[arg(long, value_name = "N")]
     max_seeds: usize,
