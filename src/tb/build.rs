@@ -194,16 +194,11 @@ pub(crate) fn atomic(bytes: &mut [u8]) -> &[AtomicU8] {
     unsafe { &*(bytes as *mut [u8] as *const [AtomicU8]) }
 }
 
-/// The bytes of level `n`'s records.
-pub fn record_bytes(n: usize) -> u64 {
-    RECORD as u64 * level_size(n)
-}
-
 /// The bytes [`solve_level`] needs at least for level `n`: one record per
 /// board. [Bucketed](Settling::Bucketed) settling takes
 /// [`settling_bytes`] more.
 pub fn working_memory(n: usize) -> u64 {
-    record_bytes(n)
+    RECORD as u64 * level_size(n)
 }
 
 /// The bytes the settling of a level of `boards` boards takes beside its
@@ -288,7 +283,7 @@ pub fn solve_level_as<L: LowerLevels + ?Sized>(
     settling: Settling,
 ) -> std::io::Result<Solved> {
     let size = level_size(n);
-    let mut records = Scratch::zeroed(record_bytes(n) as usize)?;
+    let mut records = Scratch::zeroed(working_memory(n) as usize)?;
     let started = Instant::now();
     let moves_seconds;
     {

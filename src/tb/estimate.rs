@@ -275,10 +275,7 @@ impl Costs {
         let reach = capture_reach(level);
         let file = |l: usize| sizes[l] as f64 * self.disk_bytes_per_board;
         let raw = |l: usize| sizes[l] as f64 * self.read_bytes_per_board;
-        let mut left = self.spare(level);
-        if self.limit.is_some() {
-            left -= reach.clone().map(file).sum::<f64>();
-        }
+        let mut left = self.spare(level) - self.files_in_reach(level, sizes);
         left -= self.settling(level, sizes, left);
         let mut copied = Vec::new();
         for lower in reach.rev() {
@@ -299,6 +296,17 @@ impl Costs {
     fn spare(&self, level: usize) -> f64 {
         let cap = |bytes: Option<u64>| bytes.map_or(f64::INFINITY, |b| b as f64);
         cap(self.usable_bytes).min(cap(self.limit)) - super::build::working_memory(level) as f64
+    }
+
+    /// The bytes of the compact files a capture from `level` reaches, which
+    /// count against a `--memory` limit (nothing without one).
+    fn files_in_reach(&self, level: usize, sizes: &[u64]) -> f64 {
+        if self.limit.is_none() {
+            return 0.0;
+        }
+        capture_reach(level)
+            .map(|l| sizes[l] as f64 * self.disk_bytes_per_board)
+            .sum()
     }
 
     /// The bytes the settling of `level` takes beside its records when
@@ -333,15 +341,9 @@ impl Costs {
             };
         };
         let mut lookups = 0.0;
-        let files: f64 = if self.limit.is_some() {
-            capture_reach(level)
-                .map(|l| sizes[l] as f64 * self.disk_bytes_per_board)
-                .sum()
-        } else {
-            0.0
-        };
-        let mut held = super::build::working_memory(level) as f64
-            + self.settling(level, sizes, self.spare(level) - files);
+        let spare = self.spare(level) - self.files_in_reach(level, sizes);
+        let mut held =
+            super::build::working_memory(level) as f64 + self.settling(level, sizes, spare);
         let mut copying = 0.0;
         for lower in capture_reach(level) {
             if copied.contains(&lower) {

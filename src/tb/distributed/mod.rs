@@ -51,7 +51,7 @@ use std::time::Instant;
 use mpi::traits::*;
 
 use super::build::{
-    CHUNK, LowerLevels, RECORD, compact, fold_chunk, init, pending_bit, record_bytes,
+    CHUNK, LowerLevels, RECORD, compact, fold_chunk, init, pending_bit, working_memory,
 };
 use super::builder::{BuildError, BuildOptions, LevelStats, LevelSummary, Phases, claim_folder};
 use super::file::{Encoding, TableError, TableFile, table_path};
@@ -202,7 +202,7 @@ fn build_ranks(
         let split = Split::new(level_size(level), comm.size);
         let (lo, hi) = split.range(comm.rank);
         // The ranks of one node share its memory.
-        let budget = copy_budget(record_bytes(level) * (hi - lo) / level_size(level).max(1))
+        let budget = copy_budget(working_memory(level) * (hi - lo) / level_size(level).max(1))
             / comm.size as u64;
         let resident = Resident::new(tables.levels(), level, budget)
             .unwrap_or_else(|e| comm.fail(&BuildError::from(e)));
